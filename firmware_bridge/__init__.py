@@ -1,0 +1,1 @@
+"""Device firmware and the wire between the burritos, the badges and the Pi."""

@@ -1,0 +1,45 @@
+"""The ``burrito-table`` command line.
+
+Each part of the project adds its own subcommands: ``game`` owns ``demo`` and
+``replay``; ``hardware.cli`` and ``firmware_bridge.cli`` add theirs through an
+``add_commands(subparsers)`` function, so this module stays a thin dispatcher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: Modules that contribute subcommands with ``add_commands(subparsers)``.
+COMMAND_MODULES = ("game.commands", "hardware.cli", "firmware_bridge.cli")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="burrito-table",
+        description="A party-table referee for foam-burrito card games.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a real import error inside the module
+                raise
+            continue
+        module.add_commands(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; each handler returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Seat panels on GPIO: the pin map, the buttons, the lights and the wiring docs."""
