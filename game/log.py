@@ -1,0 +1,116 @@
+"""The table-event log: JSON Lines, a setup line then timestamped events.
+
+``read_log`` checks every line against the contract and stops at the first
+bad one with a ``LogError`` that names the line; it never half-applies a log.
+``Table`` folds checked events through a game's rules and is what replay,
+the journal, the demo and the tests all share.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from game.rules import rules_for
+from game.rules.base import Cue, Event, RuleInputError, Setup
+
+
+class LogError(ValueError):
+    """Bad input in a log: ``str()`` is one line, ``where: line N: problem``."""
+
+    def __init__(self, line: int, problem: str, where: str = "log") -> None:
+        super().__init__(f"{where}: line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
+    """One JSON object from one log line."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(line, f"bad JSON: {exc.msg} at column {exc.colno}", where) from None
+    if not isinstance(obj, dict):
+        raise LogError(line, f"expected a JSON object, got {type(obj).__name__}", where)
+    return obj
+
+
+@dataclass
+class Table:
+    """A game in progress: setup, rules, state and the events accepted so far."""
+
+    setup: Setup
+    rules: ModuleType
+    state: Any
+    events: list[Event] = field(default_factory=list)
+    last_t: float = 0.0
+
+    @classmethod
+    def start(cls, setup_obj: dict[str, Any]) -> tuple[Table, list[Cue]]:
+        """A fresh table from a setup object; raises ``RuleInputError`` on a bad setup."""
+        if setup_obj.get("event") != "setup":
+            raise RuleInputError("the first line must be the setup event")
+        rules = rules_for(setup_obj.get("game"))
+        setup = rules.parse_setup(setup_obj)
+        state = rules.new_state(setup)
+        opening = getattr(rules, "opening_cues", None)
+        cues = opening(state) if opening else []
+        return cls(setup, rules, state), cues
+
+    def check(self, obj: dict[str, Any]) -> Event:
+        """Validate an event against the contract without applying it."""
+        event = self.rules.check_event(self.setup, obj)
+        if event["t"] < self.last_t:
+            raise RuleInputError(f"time goes backwards: t={event['t']} after t={self.last_t}")
+        if self.rules.is_over(self.state):
+            raise RuleInputError(f"event '{event['event']}' after the game was won")
+        return event
+
+    def apply(self, event: Event) -> list[Cue]:
+        """Advance time to the event and apply it (the event must have passed ``check``)."""
+        cues = self.rules.advance(self.state, event["t"])
+        if self.rules.is_over(self.state):
+            raise RuleInputError(f"event '{event['event']}' after the game was won")
+        cues += self.rules.step(self.state, event)
+        self.last_t = event["t"]
+        self.events.append(event)
+        return cues
+
+    def finish(self) -> list[Cue]:
+        """The end of the log: close every open window."""
+        return self.rules.finish(self.state)
+
+    def summary(self) -> dict[str, Any]:
+        return self.rules.summary(self.state)
+
+
+def read_log(lines: Iterable[str], where: str = "log") -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line number, object)`` for each non-blank line."""
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            yield number, parse_line(text, number, where)
+
+
+def run_log(lines: Iterable[str], where: str = "log") -> tuple[Table, list[Cue]]:
+    """Fold a whole log; returns the finished table and every cue in order.
+
+    Raises ``LogError`` naming the first bad line.
+    """
+    table: Table | None = None
+    cues: list[Cue] = []
+    for number, obj in read_log(lines, where):
+        try:
+            if table is None:
+                table, opening = Table.start(obj)
+                cues += opening
+            else:
+                cues += table.apply(table.check(obj))
+        except RuleInputError as exc:
+            raise LogError(number, str(exc), where) from None
+    if table is None:
+        raise LogError(1, "empty log: no setup line", where)
+    cues += table.finish()
+    return table, cues

@@ -1,0 +1,142 @@
+"""The contract every game's rules module keeps.
+
+A rules module is pure: it owns no clock, no I/O and no global random. The
+table (live play, replay, the journal and the tests) folds the same
+timestamped table-event log through it:
+
+1. ``parse_setup(line_1)`` checks the setup line and gives a ``Setup``;
+2. ``new_state(setup)`` gives the state before the first event;
+3. for each later line, ``check_event(setup, obj)`` validates it, then
+   ``advance(state, t)`` lets time run to the event's ``t`` (closing tie and
+   declaration windows) and ``step(state, event)`` applies it;
+4. at the end of a log, ``finish(state)`` lets time run on until nothing is
+   pending.
+
+``step`` and ``advance`` mutate the state they are given and return cues, for
+speed (replay must run at 100,000 events/s); ``apply`` below is the
+copy-then-step reducer for callers that want ``state -> new state``.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+Event = dict[str, Any]
+"""A validated table event: the JSON object of one log line, with ``t``."""
+
+
+class RuleInputError(ValueError):
+    """An event or setup that breaks the log contract (bad input, exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    """Something the table should show, say or light because of an event.
+
+    ``kind`` is one of:
+
+    - ``say``: an announcement for the screen, the announcer and the play-by-play;
+    - ``note``: a remark for the play-by-play only (an ignored event, say);
+    - ``sound``: a sound effect by name (``countdown``, ``hit``, ``catch``...);
+    - ``light``: seat lights; ``text`` is the light cue (``idle``, ``battle``,
+      ``answer``, ``out``, ``winner``) for ``seats``.
+    """
+
+    t: float
+    kind: str
+    text: str
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Line 1 of a log, checked. ``options`` holds every option with defaults filled in."""
+
+    game: str
+    seats: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+StateT = TypeVar("StateT")
+
+
+class Rules(Protocol[StateT]):
+    """What ``game.rules.rules_for(name)`` returns: one game's pure rules."""
+
+    name: str
+
+    def parse_setup(self, obj: dict[str, Any]) -> Setup: ...
+
+    def new_state(self, setup: Setup) -> StateT: ...
+
+    def check_event(self, setup: Setup, obj: dict[str, Any]) -> Event: ...
+
+    def advance(self, state: StateT, t: float) -> list[Cue]: ...
+
+    def step(self, state: StateT, event: Event) -> list[Cue]: ...
+
+    def finish(self, state: StateT) -> list[Cue]: ...
+
+    def is_over(self, state: StateT) -> bool: ...
+
+    def summary(self, state: StateT) -> dict[str, Any]: ...
+
+
+def apply(rules: Rules[StateT], state: StateT, event: Event) -> tuple[StateT, list[Cue]]:
+    """The reducer form: ``state + event -> new state + cues``; ``state`` is untouched."""
+    new = copy.deepcopy(state)
+    cues = rules.advance(new, event["t"])
+    cues += rules.step(new, event)
+    return new, cues
+
+
+# --- field checks shared by the games' ``check_event`` -------------------------------
+
+
+def need_int(obj: dict[str, Any], key: str, low: int, high: int) -> int:
+    """``obj[key]`` as an int in ``low..high``, or a one-line reason why not."""
+    if key not in obj:
+        raise RuleInputError(f"missing field '{key}'")
+    value = obj[key]
+    if type(value) is not int:
+        raise RuleInputError(f"field '{key}' must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise RuleInputError(f"field '{key}' is {value}, outside {low}..{high}")
+    return value
+
+
+def need_bool(obj: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    if key not in obj:
+        if default is None:
+            raise RuleInputError(f"missing field '{key}'")
+        return default
+    value = obj[key]
+    if type(value) is not bool:
+        raise RuleInputError(f"field '{key}' must be true or false, got {value!r}")
+    return value
+
+
+def need_choice(obj: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    if key not in obj:
+        raise RuleInputError(f"missing field '{key}'")
+    value = obj[key]
+    if value not in choices:
+        raise RuleInputError(f"field '{key}' must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def need_number(obj: dict[str, Any], key: str, low: float = 0.0) -> float:
+    value = obj[key]
+    if type(value) not in (int, float) or not math.isfinite(value) or value < low:
+        raise RuleInputError(f"field '{key}' must be a number >= {low:g}, got {value!r}")
+    return float(value)
+
+
+def check_time(obj: dict[str, Any]) -> float:
+    """The ``t`` field: a finite number of seconds, not negative."""
+    if "t" not in obj:
+        raise RuleInputError("missing field 't'")
+    return need_number(obj, "t")
