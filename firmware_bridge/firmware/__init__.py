@@ -1,0 +1,1 @@
+"""Device firmware: pure MicroPython modules (proto, detector) and the per-device main loops."""

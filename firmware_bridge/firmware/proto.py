@@ -1,0 +1,474 @@
+"""Burrito Table wire protocol, version 1 -- shared by the firmware and the Pi.
+
+This file is the executable half of ``firmware_bridge/PROTOCOL.md``. It runs unchanged under MicroPython (copied to the
+board as ``proto.py``) and CPython (imported as ``firmware_bridge.firmware.proto``), so devices, the virtual devices and
+the host all frame bytes with the same code. It therefore avoids what MicroPython lacks: no ``typing`` or dataclasses at
+run time, no ``bytearray.find``, only positional ``int.from_bytes`` and ``struct`` formats the ``ustruct`` port knows.
+
+Layers:
+- packet = body + CRC-16/CCITT-FALSE of the body (2 bytes, little-endian). One ESP-NOW payload is one packet.
+- serial frame = COBS(packet) + 0x00. The receiver turns radio packets into serial frames and back.
+- body = 16-byte header + payload; the header names the device the message is from (device -> host) or for
+  (host -> device).
+
+``Node`` is the device-side logic (resend until acked, heartbeats, time-sync replies) and ``Relay`` the receiver's; both
+take their clock and radio as callables, so the main loops only glue ``machine``/``espnow`` to them.
+"""
+
+import struct
+
+try:  # CPython: the C implementation (CRC-16/CCITT-FALSE with init 0xFFFF)
+    from binascii import crc_hqx as _crc_hqx
+except ImportError:  # MicroPython's binascii has no crc_hqx
+    _crc_hqx = None
+
+PROTO_VERSION = 1
+
+# Message types (header byte 1).
+HELLO = 1
+EVENT = 2
+HEARTBEAT = 3
+TSYNC_REQ = 4
+TSYNC_RESP = 5
+ACK = 6
+MSG_NAMES = {HELLO: "hello", EVENT: "event", HEARTBEAT: "heartbeat", TSYNC_REQ: "tsync_req",
+             TSYNC_RESP: "tsync_resp", ACK: "ack"}
+
+# Device kinds (header byte 2).
+KIND_RECEIVER = 0
+KIND_BURRITO = 1
+KIND_BADGE = 2
+KIND_HOST = 3
+DEVICE_KINDS = ("receiver", "burrito", "badge", "host")
+
+# Event kinds (EVENT payload byte 0); code = index + 1.
+EVENT_KINDS = ("pickup", "launch", "impact", "catch", "rest", "bounce")
+
+# Capability bits (HELLO payload).
+CAP_ACCEL = 1
+CAP_DETECT_BURRITO = 2
+CAP_DETECT_BADGE = 4
+CAP_BATTERY = 8
+CAP_RELAY = 16
+
+FLAG_RESEND = 1  # header flags bit 0: this packet repeats an earlier one
+
+BROADCAST = b"\xff\xff\xff\xff\xff\xff"
+PEAK_NONE = 0xFFFF
+UNKNOWN_U8 = 0xFF
+UNKNOWN_RSSI = -128
+USB_POWERED_MV = 0xFFFF
+
+HEADER = "<BBBB6sHI"  # version, type, device kind, flags, MAC, boot id, sequence
+HEADER_LEN = 16
+CRC_LEN = 2
+MAX_PACKET = 250  # ESP-NOW's payload limit
+MAX_FRAME = MAX_PACKET + MAX_PACKET // 254 + 2  # COBS overhead + delimiter
+
+# Payload layouts; a longer payload is accepted (later minor versions append fields), a shorter one is malformed.
+PAYLOADS = {
+    HELLO: "<BBBHH",  # fw major, minor, patch, capability bits, sample rate Hz
+    EVENT: "<BQH",  # event kind code, device time us of the causing sample, peak milli-g (0xFFFF: none)
+    HEARTBEAT: "<QHBBbBH",  # device time us, battery mV, battery %, link %, RSSI dBm, pending, given up
+    TSYNC_REQ: "<Q",  # t1: host time us when sent
+    TSYNC_RESP: "<QQQ",  # t1 echoed, t2 device time us at receipt, t3 device time us at send
+    ACK: "<BHI",  # acked message type, acked boot id, acked sequence
+}
+PAYLOAD_LEN = {}
+for _t in PAYLOADS:
+    PAYLOAD_LEN[_t] = struct.calcsize(PAYLOADS[_t])
+
+NEEDS_ACK = (HELLO, EVENT)
+
+
+class ProtocolError(ValueError):
+    """A packet that passed no check, with the reason in its message."""
+
+
+# ---------------------------------------------------------------- CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)
+
+_CRC_TABLE = None
+
+
+def _crc_table():
+    global _CRC_TABLE
+    if _CRC_TABLE is None:
+        table = []
+        for byte in range(256):
+            crc = byte << 8
+            for _ in range(8):
+                crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            table.append(crc & 0xFFFF)
+        _CRC_TABLE = table
+    return _CRC_TABLE
+
+
+def crc16_py(data, crc=0xFFFF):
+    """Table-driven CRC-16/CCITT-FALSE; the path MicroPython takes ("123456789" -> 0x29B1)."""
+    table = _crc_table()
+    for b in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ b) & 0xFF]
+    return crc
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE, in C where the interpreter has it."""
+    if _crc_hqx is not None:
+        return _crc_hqx(data, crc)
+    return crc16_py(data, crc)
+
+
+# ---------------------------------------------------------------- COBS
+
+
+def cobs_encode(data):
+    """Consistent-overhead byte stuffing: the output has no 0x00, so 0x00 can end a frame."""
+    data = bytes(data)
+    out = bytearray()
+    n = len(data)
+    i = 0
+    while True:
+        j = data.find(b"\x00", i)
+        end = n if j < 0 else j
+        full = False
+        while end - i >= 254:
+            out.append(255)
+            out += data[i:i + 254]
+            i += 254
+            full = True
+        if j < 0 and full and i == end:
+            break  # canonical COBS: a full block that ends the data needs no trailing 0x01
+        out.append(end - i + 1)
+        out += data[i:end]
+        if j < 0:
+            break
+        i = j + 1
+    return bytes(out)
+
+
+def cobs_decode(data):
+    """Inverse of ``cobs_encode`` for one frame without its 0x00; raises ProtocolError on a broken chain."""
+    out = bytearray()
+    n = len(data)
+    i = 0
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise ProtocolError("cobs: zero byte inside frame")
+        j = i + code
+        if j > n:
+            raise ProtocolError("cobs: block runs past end of frame")
+        out += data[i + 1:j]
+        i = j
+        if code < 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# ---------------------------------------------------------------- packets and frames
+
+
+def seal(body):
+    """body -> packet (body + little-endian CRC)."""
+    c = crc16(body)
+    return bytes(body) + bytes((c & 0xFF, c >> 8))
+
+
+def unseal(packet):
+    """packet -> body, or ProtocolError if short or the CRC is wrong."""
+    if len(packet) < HEADER_LEN + CRC_LEN:
+        raise ProtocolError("short packet (%d bytes)" % len(packet))
+    if len(packet) > MAX_PACKET:
+        raise ProtocolError("oversize packet (%d bytes)" % len(packet))
+    body = packet[:-2]
+    if crc16(body) != packet[-2] | (packet[-1] << 8):
+        raise ProtocolError("bad crc")
+    return body
+
+
+def frame(packet):
+    """packet -> serial frame (COBS + 0x00 delimiter)."""
+    return cobs_encode(packet) + b"\x00"
+
+
+def pack(mtype, dkind, mac, boot, seq, fields, flags=0):
+    """Build a body: header + payload (fields is the tuple for PAYLOADS[mtype])."""
+    return struct.pack(HEADER, PROTO_VERSION, mtype, dkind, flags, mac, boot, seq) + struct.pack(PAYLOADS[mtype], *fields)
+
+
+def unpack(body):
+    """body -> (type, device kind, flags, mac, boot, seq, fields); ProtocolError if the header or payload is bad."""
+    if len(body) < HEADER_LEN:
+        raise ProtocolError("short header (%d bytes)" % len(body))
+    ver, mtype, dkind, flags, mac, boot, seq = struct.unpack_from(HEADER, body, 0)
+    if ver != PROTO_VERSION:
+        raise ProtocolError("unsupported protocol version %d" % ver)
+    need = PAYLOAD_LEN.get(mtype)
+    if need is None:
+        raise ProtocolError("unknown message type %d" % mtype)
+    if dkind >= len(DEVICE_KINDS):
+        raise ProtocolError("unknown device kind %d" % dkind)
+    if len(body) - HEADER_LEN < need:
+        raise ProtocolError("short %s payload (%d < %d bytes)" % (MSG_NAMES[mtype], len(body) - HEADER_LEN, need))
+    fields = struct.unpack_from(PAYLOADS[mtype], body, HEADER_LEN)
+    if mtype == EVENT and not 1 <= fields[0] <= len(EVENT_KINDS):
+        raise ProtocolError("unknown event kind %d" % fields[0])
+    return mtype, dkind, flags, mac, boot, seq, fields
+
+
+def header_mac(packet):
+    """The MAC field of a packet (no checks); the receiver compares it with the radio sender."""
+    return bytes(packet[4:10])
+
+
+def peak_to_mg(peak_g):
+    if peak_g is None:
+        return PEAK_NONE
+    mg = int(peak_g * 1000 + 0.5)
+    return 0 if mg < 0 else (PEAK_NONE - 1 if mg >= PEAK_NONE else mg)
+
+
+def mg_to_peak(mg):
+    return None if mg == PEAK_NONE else mg / 1000.0
+
+
+def mac_str(mac):
+    """b'\\xaa...' -> 'aa:bb:cc:dd:ee:ff'."""
+    return ":".join("%02x" % b for b in mac)
+
+
+def mac_bytes(text):
+    """'aa:bb:cc:dd:ee:ff' (or without colons) -> 6 bytes; ValueError otherwise."""
+    hexs = text.replace(":", "").replace("-", "")
+    if len(hexs) != 12:
+        raise ValueError("MAC must have 6 bytes: %r" % text)
+    return bytes(int(hexs[k:k + 2], 16) for k in range(0, 12, 2))
+
+
+class Deframer:
+    """Splits a byte stream at 0x00 and yields checked packets; counts everything it throws away.
+
+    It never raises on input: garbage, truncated frames and runs longer than any legal frame are counted in
+    ``corrupt``/``oversize`` and the stream resynchronises at the next 0x00.
+    """
+
+    def __init__(self, max_frame=MAX_FRAME):
+        self.max_frame = max_frame
+        self.buf = b""
+        self.skipping = False
+        self.corrupt = 0
+        self.oversize = 0
+        self.frames = 0
+
+    def reset(self):
+        """Forget a partial frame (after an unplug); it counts as corrupt."""
+        if self.buf or self.skipping:
+            self.corrupt += 1
+        self.buf = b""
+        self.skipping = False
+
+    def feed(self, data):
+        """Bytes in, list of packets (body + CRC checked) out."""
+        parts = (self.buf + bytes(data)).split(b"\x00")
+        self.buf = parts.pop()
+        out = []
+        for raw in parts:
+            if self.skipping:
+                self.skipping = False
+                continue
+            if not raw:
+                continue  # idle delimiters are allowed between frames
+            if len(raw) > self.max_frame:
+                self.oversize += 1
+                continue
+            try:
+                packet = cobs_decode(raw)
+                unseal(packet)
+            except ProtocolError:
+                self.corrupt += 1
+                continue
+            self.frames += 1
+            out.append(packet)
+        if len(self.buf) > self.max_frame:
+            self.oversize += 1
+            self.buf = b""
+            self.skipping = True
+        return out
+
+
+# ---------------------------------------------------------------- device clock
+
+
+class Clock64:
+    """A 64-bit microsecond clock from a wrapping ``ticks_us`` (MicroPython wraps at 2**30).
+
+    Call ``now()`` at least every few minutes (every loop does) so no wrap is missed.
+    """
+
+    def __init__(self, ticks_us, ticks_diff):
+        self._ticks = ticks_us
+        self._diff = ticks_diff
+        self._last = ticks_us()
+        self._acc = 0
+
+    def now(self):
+        t = self._ticks()
+        self._acc += self._diff(t, self._last)
+        self._last = t
+        return self._acc
+
+
+# ---------------------------------------------------------------- device logic
+
+
+class Node:
+    """One device's protocol state: numbered messages, resend until acked, heartbeats, time-sync replies.
+
+    ``now_us()`` is the device's 64-bit microsecond clock, the one event timestamps use. ``send(packet)`` hands a
+    packet to the radio. The main loop calls ``on_packet`` for every packet received and ``poll`` often.
+    Pending messages are resent with back-off (``resend_us`` doubling to 1 s) until acked; past ``max_pending``
+    the oldest is given up and counted in ``gave_up`` (reported in heartbeats), so memory stays bounded.
+    """
+
+    def __init__(self, mac, dkind, boot, now_us, send, fw=(1, 0, 0), caps=0, rate_hz=0,
+                 resend_us=60000, heartbeat_us=1000000, max_pending=32, battery=None):
+        self.mac = bytes(mac)
+        self.dkind = dkind
+        self.boot = boot & 0xFFFF
+        self.now_us = now_us
+        self.send = send
+        self.fw = fw
+        self.caps = caps
+        self.rate_hz = rate_hz
+        self.resend_us = resend_us
+        self.heartbeat_us = heartbeat_us
+        self.max_pending = max_pending
+        self.battery = battery  # callable -> (mV, percent) or None
+        self.seq = 0
+        self.pending = []  # [seq, mtype, body, next_due_us, interval_us], oldest first
+        self.gave_up = 0
+        self.sent = 0
+        self.acked = 0
+        self.link_pct = UNKNOWN_U8
+        self.rssi = UNKNOWN_RSSI
+        self._win_sent = 0
+        self._win_acked = 0
+        self._next_hb = 0
+        self.hello_acked = False
+
+    def _next_seq(self):
+        self.seq = (self.seq + 1) & 0xFFFFFFFF
+        return self.seq
+
+    def _send_new(self, mtype, fields):
+        seq = self._next_seq()
+        body = pack(mtype, self.dkind, self.mac, self.boot, seq, fields)
+        if mtype in NEEDS_ACK:
+            if len(self.pending) >= self.max_pending:
+                self.pending.pop(0)
+                self.gave_up += 1
+            self.pending.append([seq, mtype, body, self.now_us() + self.resend_us, self.resend_us])
+            self._win_sent += 1
+        self.sent += 1
+        self.send(seal(body))
+        return seq
+
+    def hello(self):
+        """Announce firmware version and capabilities; resent until acked (boot and every reconnect)."""
+        return self._send_new(HELLO, (self.fw[0], self.fw[1], self.fw[2], self.caps, self.rate_hz))
+
+    def event(self, kind, t_us, peak_g=None):
+        """Queue a detected event stamped with the device time of the sample that caused it."""
+        return self._send_new(EVENT, (EVENT_KINDS.index(kind) + 1, t_us, peak_to_mg(peak_g)))
+
+    def heartbeat(self):
+        mv, pct = (USB_POWERED_MV, UNKNOWN_U8) if self.battery is None else self.battery()
+        if self._win_sent:
+            self.link_pct = min(100, self._win_acked * 100 // self._win_sent)
+            self._win_sent = self._win_acked = 0
+        return self._send_new(HEARTBEAT, (self.now_us(), mv, pct, self.link_pct, self.rssi,
+                                          min(len(self.pending), 255), self.gave_up & 0xFFFF))
+
+    def poll(self):
+        """Resend what is due and send a heartbeat when due; cheap enough to call every loop."""
+        now = self.now_us()
+        for p in self.pending:
+            if now >= p[3]:
+                p[4] = min(p[4] * 2, 1000000)
+                p[3] = now + p[4]
+                body = bytearray(p[2])
+                body[3] |= FLAG_RESEND
+                self._win_sent += 1
+                self.sent += 1
+                self.send(seal(body))
+        if now >= self._next_hb:
+            self._next_hb = now + self.heartbeat_us
+            self.heartbeat()
+
+    def on_packet(self, packet, rx_us=None):
+        """Handle a packet for this device; returns the message type handled or None if it was not for us."""
+        if rx_us is None:
+            rx_us = self.now_us()
+        try:
+            mtype, _dk, _fl, mac, _boot, _seq, fields = unpack(unseal(packet))
+        except ProtocolError:
+            return None
+        if mac != self.mac:
+            return None
+        if mtype == ACK:
+            atype, aboot, aseq = fields
+            if aboot == self.boot:
+                for k in range(len(self.pending)):
+                    if self.pending[k][0] == aseq:
+                        self.pending.pop(k)
+                        self.acked += 1
+                        self._win_acked += 1
+                        if atype == HELLO:
+                            self.hello_acked = True
+                        break
+            return ACK
+        if mtype == TSYNC_REQ:
+            body = pack(TSYNC_RESP, self.dkind, self.mac, self.boot, self._next_seq(), (fields[0], rx_us, self.now_us()))
+            self.sent += 1
+            self.send(seal(body))
+            return TSYNC_REQ
+        return None
+
+
+class Relay:
+    """The receiver's logic: radio packets to serial frames, serial frames to radio packets.
+
+    ``to_host(bytes)`` writes to the USB serial port; ``to_radio(mac, packet)`` sends by ESP-NOW. The receiver is
+    itself a Node (kind receiver) so it says hello, sends heartbeats and answers time-sync on the serial side.
+    """
+
+    def __init__(self, mac, boot, now_us, to_host, to_radio, fw=(1, 0, 0)):
+        self.to_host = to_host
+        self.to_radio = to_radio
+        self.node = Node(mac, KIND_RECEIVER, boot, now_us, lambda p: to_host(frame(p)), fw=fw, caps=CAP_RELAY)
+        self.deframer = Deframer()
+        self.relayed_up = 0
+        self.relayed_down = 0
+        self.bad_radio = 0  # failed CRC, or header MAC differs from the radio sender
+
+    def from_radio(self, sender_mac, packet):
+        try:
+            unseal(packet)
+        except ProtocolError:
+            self.bad_radio += 1
+            return False
+        if header_mac(packet) != bytes(sender_mac):
+            self.bad_radio += 1
+            return False
+        self.relayed_up += 1
+        self.to_host(frame(packet))
+        return True
+
+    def from_host(self, data, rx_us=None):
+        for packet in self.deframer.feed(data):
+            mac = header_mac(packet)
+            if mac == self.node.mac:
+                self.node.on_packet(packet, rx_us)
+            else:
+                self.relayed_down += 1
+                self.to_radio(mac, packet)
