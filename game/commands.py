@@ -9,7 +9,11 @@ from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
-from game.log import LogError, run_log
+import time
+
+from game.journal import Journal, JournalError, JournaledTable
+from game.log import LogError, Table, read_log, run_log
+from game.rules.base import RuleInputError
 from game.rules.base import Cue
 
 DEMO_LOG = "demo-throw-throw-burrito.jsonl"
@@ -17,9 +21,19 @@ DEMO_LOG = "demo-throw-throw-burrito.jsonl"
 
 def add_commands(subparsers: Any) -> None:
     replay = subparsers.add_parser("replay", help="replay a table-event log and print what happened")
-    replay.add_argument("file", help="a JSON Lines table-event log ('-' for standard input)")
+    replay.add_argument("file", nargs="?", help="a JSON Lines table-event log ('-' for standard input)")
     replay.add_argument("--json", action="store_true", help="print one JSON summary object instead of the play-by-play")
+    replay.add_argument("--journal", metavar="DB", help="replay a game from an SQLite journal instead of a file")
+    replay.add_argument("--game", type=int, help="with --journal: the game id (default: the newest)")
     replay.set_defaults(func=cmd_replay)
+
+    record = subparsers.add_parser(
+        "record", help="feed a log into a journal event by event, as a live table does; resumes an unfinished game"
+    )
+    record.add_argument("file", help="a JSON Lines table-event log")
+    record.add_argument("--journal", metavar="DB", required=True, help="the SQLite journal file")
+    record.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds to wait between events")
+    record.set_defaults(func=cmd_record)
 
     demo = subparsers.add_parser("demo", help="play a complete two-round demo game and print it")
     demo.set_defaults(func=cmd_demo)
@@ -61,6 +75,11 @@ def _run(lines: Iterable[str], where: str, as_json: bool) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.journal:
+        return _replay_journal(args)
+    if args.file is None:
+        print("burrito-table: replay needs a FILE or --journal DB", file=sys.stderr)
+        return 2
     if args.file == "-":
         return _run(sys.stdin, "<stdin>", args.json)
     try:
@@ -77,3 +96,65 @@ def cmd_demo(args: argparse.Namespace) -> int:
     text = resources.files("game.data").joinpath(DEMO_LOG).read_text(encoding="utf-8")
     print("Throw Throw Burrito: a scripted four-seat game\n")
     return _run(text.splitlines(), DEMO_LOG, as_json=False)
+
+
+def _replay_journal(args: argparse.Namespace) -> int:
+    try:
+        with Journal(args.journal) as journal:
+            games = journal.games()
+            if not games:
+                raise JournalError(f"journal {args.journal}: holds no game")
+            game_id = args.game if args.game is not None else games[-1][0]
+            setup, events = journal.load(game_id)
+    except JournalError as exc:
+        print(f"burrito-table: {exc}", file=sys.stderr)
+        return 2
+    lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
+    return _run(lines, f"{args.journal} game {game_id}", args.json)
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Play a log into the journal the way a live table would: check, journal durably, then show.
+
+    If the journal's newest unfinished game began with the same setup, the
+    events it already holds are skipped, so a killed table picks up where it was.
+    """
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            entries = list(read_log(handle.read().splitlines(), args.file))
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
+        return 2
+    except LogError as exc:
+        print(f"burrito-table: {exc}", file=sys.stderr)
+        return 2
+    if not entries:
+        print(f"burrito-table: {args.file}: empty log", file=sys.stderr)
+        return 2
+    number = entries[0][0]
+    try:
+        with Journal(args.journal) as journal:
+            live = None
+            for game_id in journal.unfinished()[:1]:
+                setup, done = journal.load(game_id)
+                if setup == entries[0][1]:
+                    live = JournaledTable.resume(journal, game_id)
+                    print(f"resumed game {game_id} after {len(done)} events", flush=True)
+            if live is None:
+                live, cues = JournaledTable.new(journal, entries[0][1])
+                _print_cues(cues)
+            for number, obj in entries[1 + len(live.table.events):]:
+                _print_cues(live.submit(obj))
+                print(f"journaled {len(live.table.events)}", flush=True)
+                if args.pace:
+                    time.sleep(args.pace)
+            _print_cues(live.table.finish())
+    except (RuleInputError, JournalError) as exc:
+        print(f"burrito-table: {args.file}: line {number}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _print_cues(cues: list[Cue]) -> None:
+    for line in play_by_play(cues):
+        print(line, flush=True)

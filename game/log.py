@@ -69,15 +69,24 @@ class Table:
             raise RuleInputError(f"event '{event['event']}' after the game was won")
         return event
 
-    def apply(self, event: Event) -> list[Cue]:
-        """Advance time to the event and apply it (the event must have passed ``check``)."""
-        cues = self.rules.advance(self.state, event["t"])
+    def advance(self, t: float) -> list[Cue]:
+        """Let time run to ``t``; raises if the game is (now) over, since no event may follow."""
+        cues = self.rules.advance(self.state, t)
         if self.rules.is_over(self.state):
-            raise RuleInputError(f"event '{event['event']}' after the game was won")
-        cues += self.rules.step(self.state, event)
+            raise RuleInputError("event after the game was won")
+        return cues
+
+    def step(self, event: Event) -> list[Cue]:
+        """Apply a checked event once time has been advanced to it."""
+        cues = self.rules.step(self.state, event)
         self.last_t = event["t"]
         self.events.append(event)
         return cues
+
+    def apply(self, event: Event) -> list[Cue]:
+        """Advance time to a checked event and apply it."""
+        cues = self.advance(event["t"])
+        return cues + self.step(event)
 
     def finish(self) -> list[Cue]:
         """The end of the log: close every open window."""
