@@ -1,0 +1,115 @@
+"""Burrito node main loop (MicroPython, ESP32-S3/C3 + accelerometer, ESP-NOW). Copy to the board as main.py.
+
+Glue only: the protocol (resend until acked, heartbeats, time-sync replies) is ``proto.Node`` and the motion logic is
+``detector.Detector``; both are pure and tested on CPython. This file adds the radio, the sensor and the battery.
+
+Radio: ESP-NOW on channel ``CHANNEL``. Until the device knows its receiver it sends to the broadcast address; the MAC
+that sent the first ACK is the receiver, remembered in ``receiver.mac`` (delete the file to re-home the device).
+Timestamps: every sample is stamped on the 64-bit ``proto.Clock64`` built from ``time.ticks_us``; the FIFO is read
+every loop and its samples are back-dated one sample period apart from the read time.
+"""
+
+import os
+import time
+
+import espnow
+import machine
+import network
+
+import proto
+from detector import Detector
+
+FW = (1, 0, 0)
+CHANNEL = 1
+PEER_FILE = "receiver.mac"
+I2C_SDA = 8  # docs/devices.md wiring
+I2C_SCL = 9
+BATTERY_ADC = 1  # LiPo through a 1:2 divider
+LOOP_SLEEP_MS = 2
+
+
+def _load_peer():
+    try:
+        with open(PEER_FILE) as f:
+            return proto.mac_bytes(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _save_peer(mac):
+    try:
+        with open(PEER_FILE, "w") as f:
+            f.write(proto.mac_str(mac))
+    except OSError:
+        pass
+
+
+def _battery_reader():
+    adc = machine.ADC(machine.Pin(BATTERY_ADC))
+    adc.atten(machine.ADC.ATTN_11DB)
+
+    def read():
+        mv = adc.read_uv() * 2 // 1000
+        pct = (mv - 3300) * 100 // 900
+        return mv, 0 if pct < 0 else (100 if pct > 100 else pct)
+
+    return read
+
+
+def run(kind="burrito"):
+    import imu  # part A's driver: IMU(i2c) with .rate_hz and .read_fifo() -> [(ax, ay, az), ...] in g
+
+    sta = network.WLAN(network.STA_IF)
+    sta.active(True)
+    sta.disconnect()
+    sta.config(channel=CHANNEL)
+    radio = espnow.ESPNow()
+    radio.active(True)
+    mac = sta.config("mac")
+    peer = [_load_peer() or proto.BROADCAST]
+    radio.add_peer(peer[0])
+
+    def send(packet):
+        try:
+            radio.send(peer[0], packet, False)
+        except OSError:
+            pass  # radio busy; Node resends anything that needs an ack
+
+    clock = proto.Clock64(time.ticks_us, time.ticks_diff)
+    dkind = proto.KIND_BURRITO if kind == "burrito" else proto.KIND_BADGE
+    caps = proto.CAP_ACCEL | proto.CAP_BATTERY | (proto.CAP_DETECT_BURRITO if kind == "burrito"
+                                                  else proto.CAP_DETECT_BADGE)
+    sensor = imu.IMU(machine.I2C(0, sda=machine.Pin(I2C_SDA), scl=machine.Pin(I2C_SCL), freq=400000))
+    period_us = 1000000 // sensor.rate_hz
+    boot = int.from_bytes(os.urandom(2), "little")
+    node = proto.Node(mac, dkind, boot, clock.now, send, fw=FW, caps=caps, rate_hz=sensor.rate_hz,
+                      battery=_battery_reader())
+    det = Detector(kind)
+    node.hello()
+    while True:
+        samples = sensor.read_fifo()
+        if samples:
+            t_last = clock.now()
+            n = len(samples)
+            for i in range(n):
+                ax, ay, az = samples[i]
+                for t_us, ev_kind, peak in det.feed(t_last - (n - 1 - i) * period_us, ax, ay, az):
+                    node.event(ev_kind, t_us, peak)
+        while True:
+            host, msg = radio.recv(0)
+            if not host:
+                break
+            rx = clock.now()
+            if node.on_packet(msg, rx) == proto.ACK and peer[0] == proto.BROADCAST:
+                peer[0] = bytes(host)
+                radio.add_peer(peer[0])
+                _save_peer(peer[0])
+            entry = radio.peers_table.get(bytes(host))
+            if entry:
+                node.rssi = max(-127, min(127, entry[0]))
+        node.poll()
+        time.sleep_ms(LOOP_SLEEP_MS)
+
+
+if __name__ == "__main__":
+    run("burrito")
