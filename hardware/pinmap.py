@@ -333,7 +333,7 @@ class _Validator:
         missing = [s for s in range(1, seats + 1) if s not in panels and s not in self.bad_panels]
         if missing:
             listed = ", ".join(map(str, missing))
-            self.problem("table.seats", f"{seats} seats but no panel for seat{'s' if len(missing) > 1 else ''} {listed}")
+            self.problem("table.seats", f"{seats} seats but no panel{'s' if len(missing) > 1 else ''} for seat{'s' if len(missing) > 1 else ''} {listed}")
         uses_expander = any(r.expander for p in panels.values() for r in p.buttons.values())
         if (expanders or uses_expander) and not self.i2c_enabled:
             self.problem("i2c", "the expanders need I2C, but i2c.enabled is false")
