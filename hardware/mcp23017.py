@@ -62,12 +62,16 @@ class MCP23017:
         self.address = address
 
     def configure(self, inputs: int, pull_up: bool = True) -> None:
-        """All pins inputs; interrupt-on-change on ``inputs`` (16-bit mask); INT mirrored, active-low."""
+        """Inputs with interrupt-on-change on ``inputs`` (16-bit mask); INT mirrored, active-low.
+
+        GPA7 and GPB7 are made outputs (driven low): the 2022 datasheet (rev. D)
+        says they must not be inputs, as that can corrupt SDA.
+        """
         a, b = inputs & 0xFF, inputs >> 8
         w = self.bus.write_byte_data
         try:
             w(self.address, IOCON, IOCON_MIRROR)
-            for reg, val in ((IODIRA, 0xFF), (IODIRB, 0xFF), (IPOLA, 0), (IPOLB, 0), (DEFVALA, 0), (DEFVALB, 0),
+            for reg, val in ((IODIRA, 0x7F), (IODIRB, 0x7F), (IPOLA, 0), (IPOLB, 0), (DEFVALA, 0), (DEFVALB, 0),
                              (INTCONA, 0), (INTCONB, 0), (GPPUA, a if pull_up else 0), (GPPUB, b if pull_up else 0),
                              (GPINTENA, a), (GPINTENB, b)):
                 w(self.address, reg, val)

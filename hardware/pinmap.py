@@ -433,6 +433,11 @@ class _Validator:
                     self.problem(bpath, f"unknown button {name!r} (the layout in table.buttons is {', '.join(buttons)})")
                     ok = False
                 ref = self.pin(pin_text, bpath)
+                if ref is not None and ref.bit == 7:
+                    self.problem(bpath, f"{ref.text}: GP{ref.port}7 cannot be an input (MCP23017 datasheet rev. D: "
+                                        f"an input there can corrupt SDA); use bits 0-6")
+                    ok = False
+                    ref = None
                 if ref is not None and ref.expander is not None and ref.expander not in expanders:
                     if ref.expander in declared:
                         pass  # the expander itself was reported (e.g. its address is missing)

@@ -18,11 +18,11 @@ from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 def test_driver_configures_mirrored_interrupt_on_change_with_pull_ups(mock_factory: MockFactory) -> None:
     pm = load_pinmap()
     with open_table(pm, mock_factory) as table:
-        chip = table.bus.chip(0x21)  # E2 carries seats 5 and 6 on port A
+        chip = table.bus.chip(0x21)  # E2 carries seats 4-6: A0-A3, B0-B3, A4-A6 + B4
         assert chip.regs[reg.IOCON] == reg.IOCON_MIRROR
-        assert (chip.regs[reg.GPINTENA], chip.regs[reg.GPINTENB]) == (0xFF, 0x00)
-        assert (chip.regs[reg.GPPUA], chip.regs[reg.GPPUB]) == (0xFF, 0x00)
-        assert (chip.regs[reg.IODIRA], chip.regs[reg.IODIRB]) == (0xFF, 0xFF)
+        assert (chip.regs[reg.GPINTENA], chip.regs[reg.GPINTENB]) == (0x7F, 0x1F)
+        assert (chip.regs[reg.GPPUA], chip.regs[reg.GPPUB]) == (0x7F, 0x1F)
+        assert (chip.regs[reg.IODIRA], chip.regs[reg.IODIRB]) == (0x7F, 0x7F)  # GPA7/GPB7: outputs (rev. D)
 
 
 def test_every_button_of_the_default_six_seat_table_reports_through_the_expanders(mock_factory: MockFactory) -> None:
@@ -72,11 +72,11 @@ def test_a_missed_interrupt_edge_is_recovered_by_the_safety_poll(mock_factory: M
         pin = mock_factory.pin("GPIO4")
         when = pin.when_changed
         pin.when_changed = None           # the edge is lost (as if it came before we listened)
-        table.sim.set_button(4, "BRAWL", True)
+        table.sim.set_button(2, "BRAWL", True)  # E1:B1
         pin.when_changed = when
         assert chip.int_asserted
         got = poll_until(table.source, 1, timeout=1.0)
-        assert [(e.seat, e.button, e.action) for e in got] == [(4, "BRAWL", "press")]
+        assert [(e.seat, e.button, e.action) for e in got] == [(2, "BRAWL", "press")]
 
 
 def test_an_expander_that_is_absent_at_start_is_a_clear_error(mock_factory: MockFactory) -> None:

@@ -94,7 +94,7 @@ def test_missing_expander_address_is_reported() -> None:
 
 
 def test_expander_that_is_not_defined_is_reported() -> None:
-    assert problems(base(i2c="true", p2duel="E9:B7")) == [
+    assert problems(base(i2c="true", p2duel="E9:B6")) == [
         "t.toml: panels.2.buttons.DUEL: expander 'E9' is not defined: add [expanders.E9] with its address"]
 
 
@@ -199,3 +199,10 @@ def test_header_table_matches_gpiozero_board_data() -> None:
     assert PHYSICAL_OF_BCM[17] == 11 and parse_gpio_name("J8:11") == 17
     with pytest.raises(PinNameError):
         parse_gpio_name("pin 11")
+
+
+def test_gpa7_and_gpb7_are_refused_as_button_inputs() -> None:
+    extra = '[expanders.E1]\naddress = 0x20\ninterrupt = "GPIO4"'
+    got = problems(base(i2c="true", extra=extra, p2duel="E1:B7"))
+    assert got == ["t.toml: panels.2.buttons.DUEL: E1:B7: GPB7 cannot be an input (MCP23017 datasheet rev. D: "
+                   "an input there can corrupt SDA); use bits 0-6"]
