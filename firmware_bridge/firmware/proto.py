@@ -79,6 +79,8 @@ for _t in PAYLOADS:
     PAYLOAD_LEN[_t] = struct.calcsize(PAYLOADS[_t])
 
 NEEDS_ACK = (HELLO, EVENT)
+DEDUPE_WINDOW = 10000  # the host remembers this many sequence numbers back from the newest
+MAX_SEQ_AGE = 8000  # so a device never resends a message older than this
 
 
 class ProtocolError(ValueError):
@@ -392,6 +394,9 @@ class Node:
     def poll(self):
         """Resend what is due and send a heartbeat when due; cheap enough to call every loop."""
         now = self.now_us()
+        while self.pending and (self.seq - self.pending[0][0]) & 0xFFFFFFFF > MAX_SEQ_AGE:
+            self.pending.pop(0)  # older than the host's de-duplication window: a resend could be misjudged
+            self.gave_up += 1
         for p in self.pending:
             if now >= p[3]:
                 p[4] = min(p[4] * 2, 1000000)

@@ -26,7 +26,7 @@ from firmware_bridge.host.pairing import Pairing, PairingStore
 
 RECEIVER = "receiver"
 HOST_MAC = b"\x00\x00\x00\x00\x00\x00"
-DEDUPE_WINDOW = 10_000  # sequence numbers; far more than a device can have in flight (32 pending, <= 1 s back-off)
+DEDUPE_WINDOW = proto.DEDUPE_WINDOW  # devices never resend older than proto.MAX_SEQ_AGE
 
 
 @dataclass(frozen=True)
