@@ -58,6 +58,8 @@ STILL_STD = 0.02
 STILL_DEV = 0.12
 STILL_T = 250000
 STAT_TAU = 60000
+MEAN_CLAMP = 0.5
+VAR_CLAMP = 0.0225
 REST_BACK_DEV = 0.05
 LEAVE_DEV = 0.06
 LEAVE_ONSET_DEV = 0.03
@@ -89,6 +91,8 @@ CONTACT_RES = 0.3
 ONSET_RES = 0.08
 PULSE_WIN = 60000
 PULSE_GAP = 30000
+AIR_G = 0.6
+AIR_T = 20000
 HARD_G = 4.5
 SHARP_G = 2.5
 SHARP_FWHM = 8000
@@ -141,6 +145,8 @@ class Detector:
         # pulse analysis
         self._pulse = None  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
+        self._air_since = None
+        self._air_ok = False
         self._last_res = 0.0
         self._state = ST_REST
         self._moved = False  # something was reported since the last rest
@@ -278,6 +284,8 @@ class Detector:
         # type: (int, float, float, float, float) -> None
         p = self._pulse
         dtp = t - p[10]
+        if dtp > LAG1:
+            dtp = LAG1  # extrapolate the pre-contact trend only a little way
         dx = ax - p[4] - p[7] * dtp
         dy = ay - p[5] - p[8] * dtp
         dz = az - p[6] - p[9] * dtp
@@ -312,26 +320,26 @@ class Detector:
         self._pulse_quiet = self._last_t + PULSE_GAP
         self._trem_block = self._last_t + TREM_BLOCK_T
         self._held_since = None
+        if self.kind == BURRITO:
+            self._reset_tremor()
         return res
 
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
         a = self._alpha(MLP_TAU)
         self._mlp += (m - self._mlp) * a
+        # clamped (robust) mean and variance, so one big spike does not hide stillness for long
         a = self._alpha(STAT_TAU)
-        dx = ax - self._mx
-        dy = ay - self._my
-        dz = az - self._mz
+        dx = min(MEAN_CLAMP, max(-MEAN_CLAMP, ax - self._mx))
+        dy = min(MEAN_CLAMP, max(-MEAN_CLAMP, ay - self._my))
+        dz = min(MEAN_CLAMP, max(-MEAN_CLAMP, az - self._mz))
         self._mx += dx * a
         self._my += dy * a
         self._mz += dz * a
-        self._var += (dx * dx + dy * dy + dz * dz - self._var) * a
-        still = self._var < STILL_STD * STILL_STD and abs(m - 1.0) < STILL_DEV
-        if still:
-            if self._still_since is None:
-                self._still_since = t
-        else:
-            self._still_since = None
+        e = dx * dx + dy * dy + dz * dz
+        if e > VAR_CLAMP:
+            e = VAR_CLAMP
+        self._var += (e - self._var) * a
         # tremor band-pass
         dt = self._dt
         if dt > 0:
@@ -339,6 +347,36 @@ class Detector:
                 self._design_bandpass(dt)
             e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
             self._trem += (e - self._trem) * self._alpha(TREM_TAU)
+        if self._mlp < AIR_G:
+            if self._air_since is None:
+                self._air_since = t
+            elif t - self._air_since >= AIR_T:
+                self._air_ok = True
+        else:
+            self._air_since = None
+        # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
+        still = (
+            self._var < STILL_STD * STILL_STD
+            and abs(m - 1.0) < STILL_DEV
+            and self._trem < TREM_MIN * TREM_MIN
+        )
+        if still:
+            if self._still_since is None:
+                self._still_since = t
+        else:
+            self._still_since = None
+
+    def _reset_tremor(self):
+        # type: () -> None
+        """Restart the band-pass from the newest sample: a contact makes it ring for ~0.3 s."""
+        h = self._head
+        ax = self._rx[h]
+        ay = self._ry[h]
+        az = self._rz[h]
+        self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        self._trem = 0.0
 
     def _design_bandpass(self, dt):
         # type: (int) -> None
@@ -384,7 +422,6 @@ class Detector:
         if (
             t >= self._trem_block
             and self._supported()
-            and self._still_since is None
             and self._tremor() >= TREM_MIN
         ):
             if self._held_since is None:
@@ -442,9 +479,14 @@ class Detector:
         self._low_since = None
         self._go(ST_HELD, t)
 
-    def _contact_check(self, t, ax, ay, az, m):
-        # type: (int, float, float, float, float) -> object
-        """Track contact pulses; return a finished pulse tuple or None."""
+    def _contact_check(self, t, ax, ay, az, m, need_air=True):
+        # type: (int, float, float, float, float, bool) -> object
+        """Track contact pulses; return a finished pulse tuple or None.
+
+        With need_air, a new contact counts only after the body was airborne
+        (|a| < 0.6 g for 20 ms): a hand's jolts and a pulse's own tail are not
+        new contacts, a bounce or a juggle always has a flight before it.
+        """
         if self._pulse is not None:
             self._pulse_step(t, ax, ay, az, m)
             if t - self._pulse[0] >= PULSE_WIN:
@@ -452,8 +494,11 @@ class Detector:
             return None
         if t < self._pulse_quiet or not self._have_lags(t):
             return None
+        if need_air and (self._air_since is None or t - self._air_since < AIR_T) and not self._air_ok:
+            return None
         if self._residual(t, ax, ay, az) > CONTACT_RES:
             self._start_pulse(t, ONSET_RES)
+            self._air_ok = False
         return None
 
     # ------------------------------------------------------------- burrito
@@ -508,7 +553,7 @@ class Detector:
             self._held_step(t, m, out)
             return
         if st == ST_FLIGHT:
-            pulse = self._contact_check(t, ax, ay, az, m)
+            pulse = self._contact_check(t, ax, ay, az, m, False)
             if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
                 if self._contact_t0 != self._pulse[0]:
                     self._contact_t0 = self._pulse[0]
