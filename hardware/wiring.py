@@ -128,8 +128,8 @@ def wiring_svg(pm: PinMap) -> str:
     row_h, top = 22, 90
     hx = 330  # x of the odd-pin column
     exp_x = 820
-    exp_h = 16 * row_h + 60
-    width = exp_x + 430 if pm.expanders else 760
+    exp_h = 16 * row_h + 80
+    width = exp_x + 420 if pm.expanders else 960
     height = max(top + 20 * row_h + 200, top + len(pm.expanders) * (exp_h + 30) + 40)
     s: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -161,38 +161,32 @@ def wiring_svg(pm: PinMap) -> str:
                                       ("int", "expander INT"), ("i2c", "I2C to expanders"),
                                       ("shutdown", "safe-shutdown button"), ("power", "power"), ("gnd", "ground"),
                                       ("free", "free")]):
-        x = 20 + (i % 4) * 190
-        y = ly + (i // 4) * 22
+        x = 20 + (i % 3) * 240
+        y = ly + (i // 3) * 22
         s.append(f'<circle cx="{x}" cy="{y}" r="6" fill="{_COLOURS[kind]}"/>')
         s.append(f'<text x="{x + 12}" y="{y + 4}">{escape(text)}</text>')
     # expanders
     for n, exp in enumerate(pm.expanders.values()):
         ex, ey = exp_x, top + n * (exp_h + 30)
-        s.append(f'<rect x="{ex}" y="{ey}" width="380" height="{exp_h}" rx="6" fill="#eef4ff" stroke="#333"/>')
+        s.append(f'<rect x="{ex}" y="{ey}" width="400" height="{exp_h}" rx="6" fill="#eef4ff" stroke="#333"/>')
         s.append(f'<text x="{ex + 10}" y="{ey + 20}" font-weight="bold">MCP23017 {escape(exp.name)} at '
                  f'0x{exp.address:02X} (A2 A1 A0 = {(exp.address >> 2) & 1} {(exp.address >> 1) & 1} '
                  f'{exp.address & 1})</text>')
-        s.append(f'<text x="{ex + 10}" y="{ey + 38}" fill="#555">VDD pin 9 to 3V3, VSS pin 10 to GND, RESET pin 18 '
-                 f'to 3V3, INTA pin 20 to GPIO{exp.interrupt.bcm}</text>')
+        s.append(f'<text x="{ex + 10}" y="{ey + 38}" fill="#555">VDD 9 + RESET 18 to 3V3, VSS 10 to GND, '
+                 f'SCK 12 to pin 5,</text>')
+        s.append(f'<text x="{ex + 10}" y="{ey + 54}" fill="{_COLOURS["int"]}">SDA 13 to pin 3, INTA 20 to GPIO{exp.interrupt.bcm} '
+                 f'(pin {exp.interrupt.physical})</text>')
         used: dict[str, str] = {}
         for panel in pm.seat_panels():
             for b, ref in panel.buttons.items():
                 if ref.expander == exp.name:
                     used[f"{ref.port}{ref.bit}"] = f"seat {panel.seat} {b}"
         for k, port in enumerate([f"A{i}" for i in range(8)] + [f"B{i}" for i in range(8)]):
-            y = ey + 58 + k * row_h
-            label = used.get(port, "free")
+            y = ey + 76 + k * row_h
+            label = used.get(port, "output only (rev. D)" if port.endswith("7") else "free")
             colour = _COLOURS["button"] if port in used else _COLOURS["free"]
             s.append(f'<circle cx="{ex + 20}" cy="{y}" r="6" fill="{colour}"/>')
             s.append(f'<text x="{ex + 34}" y="{y + 4}">GP{port} (pin {MCP_PIN_NUMBER[port]})</text>')
             s.append(f'<text x="{ex + 170}" y="{y + 4}" fill="{colour}">{escape(label)}</text>')
-        # the INT wire and the I2C pair back to the header
-        int_y = top + ((exp.interrupt.physical or 1) - 1) // 2 * row_h + row_h / 2
-        int_x = hx + (row_h if (exp.interrupt.physical or 1) % 2 == 0 else 0)
-        s.append(f'<path d="M{int_x + 8},{int_y} H{exp_x - 60 - 8 * n} V{ey + 30} H{ex}" fill="none" '
-                 f'stroke="{_COLOURS["int"]}" stroke-width="2"/>')
-        sda_y = top + row_h / 2 + 1 * row_h
-        s.append(f'<path d="M{hx + 8},{sda_y - row_h} H{exp_x - 30 - 8 * n} V{ey + 10} H{ex}" fill="none" '
-                 f'stroke="{_COLOURS["i2c"]}" stroke-width="2" stroke-dasharray="6 3"/>')
     s.append("</svg>")
     return "\n".join(s) + "\n"
