@@ -39,7 +39,7 @@ def test_battle_cue_blinks_fully_on_and_off(mock_factory: MockFactory) -> None:
     lights = Lights(load_pinmap(), mock_factory)
     try:
         lights.cue(2, "battle")
-        assert levels_seen(mock_factory.pin("GPIO6"), 0.4) == {0.0, 1.0}
+        assert levels_seen(mock_factory.pin("GPIO6"), 0.6) == {0.0, 1.0}
     finally:
         lights.close()
 
@@ -48,7 +48,7 @@ def test_answer_cue_pulses_through_intermediate_levels(mock_factory: MockFactory
     lights = Lights(load_pinmap(), mock_factory)
     try:
         lights.cue(3, "answer")
-        seen = levels_seen(mock_factory.pin("GPIO12"), 0.6)
+        seen = levels_seen(mock_factory.pin("GPIO12"), 0.8)
         assert len([v for v in seen if 0.05 < v < 0.95]) >= 3
     finally:
         lights.close()
