@@ -681,14 +681,16 @@ class Detector:
         if c is None:
             return
         age = t - c[0]
-        bad = self._mlp >= SUPPORT_HI
+        bad = False
         if age >= CONFIRM_SKIP:
             c[1] += m
             c[2] += 1
-            if self._mlp < c[3]:
-                c[3] = self._mlp
-            if self._mlp > c[4]:
-                c[4] = self._mlp
+            if m < c[3]:
+                c[3] = m
+            if m > c[4]:
+                c[4] = m
+            if m >= SUPPORT_HI:
+                bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
             if c[4] - c[3] > CONFIRM_RANGE:
                 bad = True
@@ -696,9 +698,9 @@ class Detector:
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > CONFIRM_RES:
                 bad = True
         if bad:
+            # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
-            if t - self._wind_t > WINDUP_TIMEOUT:
-                self._wind_peak = 0.0
+            self._wind_peak = 0.0
             return
         if age >= CONFIRM_T and c[2] > 0:
             level = c[1] / c[2]
@@ -755,8 +757,10 @@ class Detector:
         if p is not None:
             self._pulse_step(t, ax, ay, az, m)
             if t - p[0] >= BADGE_WIN:
+                # a hit is over within the window; a step or a landing is still high at its end
+                ended = self._pulse_samples[-1][1] < 0.5 * p[1]
                 t0, res, pm, fwhm = self._end_pulse()
-                if res >= BADGE_MIN_G and fwhm <= BADGE_FWHM:
+                if res >= BADGE_MIN_G and fwhm <= BADGE_FWHM and ended:
                     out.append((t0, "impact", round(pm, 3)))
                     self._badge_until = t0 + BADGE_REFRACT
                 self._pulse_quiet = t
