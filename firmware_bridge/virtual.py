@@ -274,6 +274,10 @@ class VirtualTable:
         """Pull the USB cable; with ``mid_frame`` the host first receives half a frame."""
         done = threading.Event()
 
+        def close() -> None:
+            self._close_pty()
+            done.set()
+
         def pull() -> None:
             if mid_frame and self._master is not None:
                 half = proto.frame(proto.seal(proto.pack(proto.HEARTBEAT, proto.KIND_RECEIVER, self.relay.node.mac,
@@ -282,8 +286,9 @@ class VirtualTable:
                     os.write(self._master, half[: len(half) // 2])
                 except OSError:
                     pass
-            self._close_pty()
-            done.set()
+                self._at(self.clock() + 0.05, close)  # the half frame reaches the host, then the cable goes
+            else:
+                close()
 
         self.call(pull)
         done.wait(2.0)
