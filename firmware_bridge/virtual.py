@@ -412,3 +412,42 @@ class VirtualTable:
                 except OSError:
                     continue
                 self.relay.from_host(data, int(self.clock() * 1e6))
+
+
+def simulate_clock_sync(seed: int, duration_s: float = 300.0, drift_ppm: float | None = None,
+                        delay_ms: tuple[float, float] = (1.0, 20.0), spike_p: float = 0.03, spike_ms: float = 100.0,
+                        loss: float = 0.05, fast_hz: float = 20.0, steady_hz: float = 4.0,
+                        settle_s: float = 0.0) -> list[float]:
+    """Clock sync against a simulated device, no sleeping: returns |table-time error| in seconds at random event times.
+
+    Same schedule as DeviceHost (``fast_hz`` requests until converged, then ``steady_hz``); each request and reply is
+    lost with ``loss / 2``, one-way delays are uniform in ``delay_ms`` plus a ``spike_ms`` spike with ``spike_p``,
+    drift is +-50..100 ppm unless given. Errors are sampled only once the host calls the clock synced (events before
+    that wait unacked on the device) and after ``settle_s``.
+    """
+    from firmware_bridge.host.clocksync import ClockSync
+
+    rng = random.Random(seed)
+    drift = (drift_ppm if drift_ppm is not None else rng.choice((-1, 1)) * rng.uniform(50, 100)) * 1e-6
+    off0 = rng.uniform(-1e9, 1e9)
+
+    def dev(h: float) -> float:
+        return off0 + h * (1.0 + drift)
+
+    def one_way() -> float:
+        d = rng.uniform(delay_ms[0], delay_ms[1]) * 1000
+        return d + spike_ms * 1000 if rng.random() < spike_p else d
+
+    cs = ClockSync()
+    h, errs = 0.0, []
+    while h < duration_s * 1e6:
+        if rng.random() >= loss:
+            d1, d2, proc = one_way(), one_way(), rng.uniform(100, 2000)
+            cs.add(h, dev(h + d1), dev(h + d1 + proc), h + d1 + proc + d2)
+        period = 1e6 / (steady_hz if cs.converged else fast_hz)
+        if cs.synced and h >= settle_s * 1e6:
+            for _ in range(3):
+                q = h + rng.uniform(0, period)
+                errs.append(abs(cs.to_host_us(dev(q)) - q) / 1e6)
+        h += period
+    return errs

@@ -53,6 +53,11 @@ class ClockSync:
         return self.accepted >= self.min_samples
 
     @property
+    def converged(self) -> bool:
+        """Synced and the samples span long enough to estimate drift; until then, ask for samples fast."""
+        return self.synced and self._xc - self._first_x >= self.min_span_us
+
+    @property
     def drift_ppm(self) -> float:
         return self.drift * 1e6
 

@@ -348,7 +348,7 @@ class DeviceHost:
                     self.events.put(LinkEvent(now, dev.name, dev.kind, "offline",
                                               f"no frame for {now - dev.last_seen:.1f} s"))
                 if dev.online and now >= dev.next_sync and self.link.connected:
-                    dev.next_sync = now + (self.sync_s if dev.sync.synced else self.sync_fast_s)
+                    dev.next_sync = now + (self.sync_s if dev.sync.converged else self.sync_fast_s)
                     if self._send(proto.TSYNC_REQ, dev.mac, (int(self.clock() * 1e6),)):
                         self.stats["tsync_sent"] += 1
             rec = self._receiver
