@@ -103,7 +103,7 @@ class _Device:
         self.seen.add(seq)
         if seq > self.max_seq:
             self.max_seq = seq
-        if len(self.seen) > 4096:
+        if len(self.seen) > 2 * DEDUPE_WINDOW:  # amortised: at most one prune per DEDUPE_WINDOW events
             floor = self.max_seq - DEDUPE_WINDOW
             self.seen = {s for s in self.seen if s > floor}
 
