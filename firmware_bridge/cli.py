@@ -110,6 +110,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
         print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     out = sys.stdout
+    events.sort(key=lambda e: e[0])  # stamps are causal, emission is late: print in table-time order
     for t, kind, peak in events:
         out.write(json.dumps({"t_us": t, "kind": kind, "peak_g": peak}) + "\n")
     out.flush()

@@ -91,8 +91,10 @@ CONTACT_RES = 0.3
 ONSET_RES = 0.08
 PULSE_WIN = 60000
 PULSE_GAP = 30000
+PULSE_MIN = 12000
 AIR_G = 0.6
 AIR_T = 20000
+AIR_T_FALL = 150000
 HARD_G = 4.5
 SHARP_G = 2.5
 SHARP_FWHM = 8000
@@ -326,6 +328,14 @@ class Detector:
 
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
+        # airborne bookkeeping uses |a| up to the previous sample, so the contact sample itself does not cancel it
+        if self._mlp < AIR_G:
+            if self._air_since is None:
+                self._air_since = t
+            elif t - self._air_since >= AIR_T and self._state != ST_MOVING:
+                self._air_ok = True
+        else:
+            self._air_since = None
         a = self._alpha(MLP_TAU)
         self._mlp += (m - self._mlp) * a
         # clamped (robust) mean and variance, so one big spike does not hide stillness for long
@@ -347,13 +357,6 @@ class Detector:
                 self._design_bandpass(dt)
             e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
             self._trem += (e - self._trem) * self._alpha(TREM_TAU)
-        if self._mlp < AIR_G:
-            if self._air_since is None:
-                self._air_since = t
-            elif t - self._air_since >= AIR_T:
-                self._air_ok = True
-        else:
-            self._air_since = None
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
             self._var < STILL_STD * STILL_STD
@@ -479,23 +482,27 @@ class Detector:
         self._low_since = None
         self._go(ST_HELD, t)
 
-    def _contact_check(self, t, ax, ay, az, m, need_air=True):
-        # type: (int, float, float, float, float, bool) -> object
+    def _contact_check(self, t, ax, ay, az, m, need_air=AIR_T):
+        # type: (int, float, float, float, float, int) -> object
         """Track contact pulses; return a finished pulse tuple or None.
 
         With need_air, a new contact counts only after the body was airborne
-        (|a| < 0.6 g for 20 ms): a hand's jolts and a pulse's own tail are not
+        (|a| < 0.6 g for need_air us): a hand's jolts and a pulse's own tail are not
         new contacts, a bounce or a juggle always has a flight before it.
         """
         if self._pulse is not None:
             self._pulse_step(t, ax, ay, az, m)
-            if t - self._pulse[0] >= PULSE_WIN:
+            p = self._pulse
+            age = t - p[0]
+            # a sharp hit is over early: end it then, so a quick bounce is not missed
+            if age >= PULSE_WIN or (age >= PULSE_MIN and self._pulse_samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
         if t < self._pulse_quiet or not self._have_lags(t):
             return None
-        if need_air and (self._air_since is None or t - self._air_since < AIR_T) and not self._air_ok:
-            return None
+        if need_air and not self._air_ok:
+            if self._air_since is None or t - self._air_since < need_air:
+                return None
         if self._residual(t, ax, ay, az) > CONTACT_RES:
             self._start_pulse(t, ONSET_RES)
             self._air_ok = False
@@ -532,10 +539,12 @@ class Detector:
                 self._held_since = None
             return
         if st == ST_MOVING:
-            pulse = self._contact_check(t, ax, ay, az, m)
+            # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
+            pulse = self._contact_check(t, ax, ay, az, m, AIR_T_FALL)
             if pulse is not None:
                 out.append((pulse[0], "bounce", round(pulse[2], 3)))
                 self._moved = True
+                self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
                 return
             if self._pulse is not None:
                 return
@@ -553,7 +562,7 @@ class Detector:
             self._held_step(t, m, out)
             return
         if st == ST_FLIGHT:
-            pulse = self._contact_check(t, ax, ay, az, m, False)
+            pulse = self._contact_check(t, ax, ay, az, m, 0)
             if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
                 if self._contact_t0 != self._pulse[0]:
                     self._contact_t0 = self._pulse[0]
