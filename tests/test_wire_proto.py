@@ -217,3 +217,27 @@ def test_firmware_compiles_with_mpy_cross(name: str, tmp_path: Path) -> None:
     res = subprocess.run(cmd + ["-o", str(tmp_path / "out.mpy"), str(src)], capture_output=True, text=True,
                          timeout=60)
     assert res.returncode == 0, res.stderr
+
+
+def test_protocol_md_worked_example_matches_the_code() -> None:
+    """The byte-exact example in PROTOCOL.md is what proto.py produces, so the spec cannot drift from the code."""
+    text = (FIRMWARE.parent / "PROTOCOL.md").read_text()
+    lines = {ln.split()[0]: bytes.fromhex("".join(ln.split()[1:])) for ln in text.splitlines()
+             if ln.split() and ln.split()[0] in ("body", "crc", "frame") and len(ln.split()) > 2}
+    body = proto.pack(proto.EVENT, proto.KIND_BURRITO, MAC, 0x0102, 5, (3, 1_000_000, 9500))
+    assert lines["body"] == body
+    assert lines["crc"] == proto.seal(body)[-2:]
+    assert lines["frame"] == proto.frame(proto.seal(body))
+    assert "version 1.0" in text and proto.PROTO_VERSION == 1
+
+
+def test_node_gives_up_messages_older_than_the_dedupe_window() -> None:
+    """PROTOCOL.md 5.3: a pending message more than 8,000 seqs old is given up, never resent into the host's blind
+    spot (the host remembers 10,000)."""
+    clock = FakeClock()
+    node = proto.Node(MAC, proto.KIND_BURRITO, 5, clock, lambda p: None, heartbeat_us=10**12)
+    node.event("launch", 1)
+    node.seq += proto.MAX_SEQ_AGE + 1
+    node.poll()
+    assert not node.pending and node.gave_up == 1
+    assert proto.MAX_SEQ_AGE < proto.DEDUPE_WINDOW
