@@ -158,3 +158,22 @@ def test_pairing_file_write_is_atomic_json(tmp_path) -> None:
     assert data == {"version": 1, "devices": [{"mac": "02:00:00:00:00:07", "kind": "badge", "name": "badge-1",
                                                "seat": None}]}
     assert not list(path.parent.glob("*.tmp"))
+
+
+def test_trace_driven_burrito_runs_the_real_detector_and_lands_on_table_time(table) -> None:
+    """A simulated throw (part A's trace simulator) fed sample by sample through part A's detector inside a virtual
+    burrito: launch and impact reach the host stamped where the trace says they happened, not when they arrived."""
+    traces = pytest.importorskip("firmware_bridge.traces")
+    pytest.importorskip("firmware_bridge.firmware.detector")
+    vt, host = table
+    collect(host, lambda out: all(h.synced for h in host.health() if h.kind != "receiver"), timeout=10)
+    tr = traces.make_trace("throw_impact", 3)
+    t_first = tr.samples[0][0]
+    start = time.monotonic() + 0.1
+    vt.play_trace("burrito-2", [(t - t_first, ax, ay, az) for t, ax, ay, az in tr.samples], start=start)
+    evs = device_events(collect(host, lambda out: any(e.kind == "impact" for e in device_events(out)),
+                                timeout=10))
+    true_t = {kind: start + (t - t_first) / 1e6 for t, kind in tr.truth}
+    got = {e.kind: e.t for e in evs if e.device == "burrito-2"}
+    assert abs(got["launch"] - true_t["launch"]) < 0.010
+    assert abs(got["impact"] - true_t["impact"]) < 0.010
