@@ -419,8 +419,8 @@ def _on_throw(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
         return
     if state.holder.get(burrito) != seat:
         _on_grab(state, ev, t, cues)  # D4: a throw implies the grab the table did not see
-        if state.battle is not battle or battle.loser is not None:
-            return
+        if state.holder.get(burrito) != seat:
+            return  # the implied grab lost the battle, or was ignored
     del state.holder[burrito]
     state.landed.discard(burrito)
     state.flight[burrito] = seat
