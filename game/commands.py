@@ -70,7 +70,8 @@ def _run(lines: Iterable[str], where: str, as_json: bool) -> int:
         json.dump(summary, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print("\n".join(play_by_play(cues) + standings(summary)))
+        ending = getattr(table.rules, "standings", standings)(summary)
+        print("\n".join(play_by_play(cues) + ending))
     return 0
 
 

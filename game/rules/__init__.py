@@ -1,25 +1,30 @@
 """One pure rules module per game, chosen by the setup line's ``game`` field.
 
-Each module keeps the ``game.rules.base.Rules`` contract. Zombie Burrito and
-Taco vs Burrito join this table as they are built.
+Each module keeps the ``game.rules.base.Rules`` contract: module-level
+``name``, ``parse_setup``, ``new_state``, ``check_event``, ``advance``,
+``step``, ``finish``, ``is_over`` and ``summary``; optionally
+``opening_cues(state)`` and ``standings(summary) -> list[str]`` for the
+play-by-play. Modules are imported on first use, so a table running one game
+does not load the others.
 """
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
-from game.rules import throw_throw_burrito
 from game.rules.base import RuleInputError
 
-GAMES: dict[str, ModuleType] = {
-    throw_throw_burrito.name: throw_throw_burrito,
+GAMES: dict[str, str] = {
+    "throw-throw-burrito": "game.rules.throw_throw_burrito",
+    "zombie-burrito": "game.rules.zombie_burrito",
+    "taco-vs-burrito": "game.rules.taco_vs_burrito",
 }
 
 
 def rules_for(game: object) -> ModuleType:
     """The rules module for a setup's ``game`` name, or a one-line error naming the known games."""
-    try:
-        return GAMES[game]  # type: ignore[index]
-    except (KeyError, TypeError):
+    if not isinstance(game, str) or game not in GAMES:
         known = ", ".join(sorted(GAMES))
-        raise RuleInputError(f"unknown game {game!r} (known: {known})") from None
+        raise RuleInputError(f"unknown game {game!r} (known: {known})")
+    return importlib.import_module(GAMES[game])
