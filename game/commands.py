@@ -149,7 +149,7 @@ def cmd_record(args: argparse.Namespace) -> int:
                 print(f"journaled {len(live.table.events)}", flush=True)
                 if args.pace:
                     time.sleep(args.pace)
-            _print_cues(live.table.finish())
+            _print_cues(live.finish())
     except (RuleInputError, JournalError) as exc:
         print(f"burrito-table: {args.file}: line {number}: {exc}", file=sys.stderr)
         return 2

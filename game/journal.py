@@ -153,6 +153,21 @@ class JournaledTable:
         cues = self.table.advance(event["t"])  # time running on is replayed identically
         self.journal.append(self.game_id, len(self.table.events) + 1, event)
         cues += self.table.step(event)
+        self._mark_if_over()
+        return cues
+
+    def tick(self, t: float) -> list[Cue]:
+        """Let time run to ``t`` with no event (a live table's loop): windows close, maybe the game ends."""
+        cues = self.table.rules.advance(self.table.state, t)
+        self._mark_if_over()
+        return cues
+
+    def finish(self) -> list[Cue]:
+        """The end of the input: every open window closes."""
+        cues = self.table.finish()
+        self._mark_if_over()
+        return cues
+
+    def _mark_if_over(self) -> None:
         if self.table.rules.is_over(self.table.state):
             self.journal.mark_finished(self.game_id)
-        return cues

@@ -577,10 +577,12 @@ def _settle(state: State, t: float, cues: list[Cue]) -> None:
     battle.elimination = len(tied) > 2 or battle.elimination
     _reset_burritos(state)
     names = " and ".join(f"seat {s}" for s in tied)
-    cues.append(Cue(t, "say", f"TIE! {names} hit {gap} ms apart: tie Duel!", tuple(tied)))
+    then = "tie Duel!" if len(tied) == 2 else "a War among them, last one standing!"
+    cues.append(Cue(t, "say", f"TIE! {names} hit {gap} ms apart: {then}", tuple(tied)))
     cues.append(Cue(t, "sound", "tie"))
     cues.append(Cue(t, "light", "battle", tuple(tied)))
-    cues.append(Cue(t, "say", "Back to back... 3, 2, 1, Burrito!", tuple(tied)))
+    if len(tied) == 2:
+        cues.append(Cue(t, "say", "Back to back... 3, 2, 1, Burrito!", tuple(tied)))
 
 
 def _lose(state: State, seat: int, t: float, reason: str, cues: list[Cue]) -> None:
