@@ -27,10 +27,13 @@ class LogError(ValueError):
         self.problem = problem
 
 
+_decode = json.JSONDecoder().decode
+
+
 def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
     """One JSON object from one log line."""
     try:
-        obj = json.loads(text)
+        obj = _decode(text)
     except json.JSONDecodeError as exc:
         raise LogError(line, f"bad JSON: {exc.msg} at column {exc.colno}", where) from None
     if not isinstance(obj, dict):
@@ -106,20 +109,41 @@ def read_log(lines: Iterable[str], where: str = "log") -> Iterator[tuple[int, di
 def run_log(lines: Iterable[str], where: str = "log") -> tuple[Table, list[Cue]]:
     """Fold a whole log; returns the finished table and every cue in order.
 
-    Raises ``LogError`` naming the first bad line.
+    Raises ``LogError`` naming the first bad line. This is ``Table.check`` +
+    ``Table.apply`` per line, written as one flat loop because replay speed is
+    a product goal (see ``benchmarks/bench_replay.py``).
     """
     table: Table | None = None
     cues: list[Cue] = []
-    for number, obj in read_log(lines, where):
-        try:
+    number = 0
+    try:
+        for number, text in enumerate(lines, start=1):
+            if not text or text.isspace():
+                continue
+            obj = parse_line(text, number, where)
             if table is None:
                 table, opening = Table.start(obj)
                 cues += opening
-            else:
-                cues += table.apply(table.check(obj))
-        except RuleInputError as exc:
-            raise LogError(number, str(exc), where) from None
+                rules, state, setup, events = table.rules, table.state, table.setup, table.events
+                check, advance, step, is_over = rules.check_event, rules.advance, rules.step, rules.is_over
+                last_t = 0.0
+                continue
+            if is_over(state):
+                raise RuleInputError(f"event '{obj.get('event')}' after the game was won")
+            event = check(setup, obj)
+            t = event["t"]
+            if t < last_t:
+                raise RuleInputError(f"time goes backwards: t={t} after t={last_t}")
+            cues += advance(state, t)
+            if is_over(state):
+                raise RuleInputError(f"event '{event['event']}' after the game was won")
+            cues += step(state, event)
+            events.append(event)
+            last_t = t
+    except RuleInputError as exc:
+        raise LogError(number, str(exc), where) from None
     if table is None:
         raise LogError(1, "empty log: no setup line", where)
+    table.last_t = last_t
     cues += table.finish()
     return table, cues

@@ -28,7 +28,6 @@ from game.rules.base import (
     Event,
     RuleInputError,
     Setup,
-    check_time,
     need_bool,
     need_choice,
     need_int,
@@ -87,20 +86,28 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     return Setup(game=name, seats=seats, options=options)
 
 
+#: The fields each event carries besides ``t`` (the log contract's table).
+SEAT_EVENTS = frozenset(("set", "declare", "pick", "grab", "throw", "foul", "hit", "catch"))
+BURRITO_EVENTS = frozenset(("grab", "throw", "hit", "miss", "catch"))
+
+
 def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     """Validate one later line against the log contract; returns it with ``t`` as a float."""
     kind = obj.get("event")
-    if kind not in EVENTS:
+    if kind not in HANDLERS:
         if kind is None:
             raise RuleInputError("missing field 'event'")
         raise RuleInputError(f"unknown event {kind!r}")
-    obj["t"] = check_time(obj)
+    if "t" not in obj:
+        raise RuleInputError("missing field 't'")
+    obj["t"] = need_number(obj, "t")
     n = setup.seats
-    burritos = 4 if setup.options["two_decks"] else 2
-    if kind in ("set", "declare", "pick", "grab", "throw", "foul", "hit", "catch"):
-        need_int(obj, "seat", 1, n)
-    if kind in ("grab", "throw", "hit", "miss", "catch"):
-        need_int(obj, "burrito", 1, burritos)
+    if kind in SEAT_EVENTS:
+        seat = obj.get("seat")
+        if type(seat) is not int or not 1 <= seat <= n:
+            need_int(obj, "seat", 1, n)  # raises with the precise reason
+    if kind in BURRITO_EVENTS:
+        need_int(obj, "burrito", 1, 4 if setup.options["two_decks"] else 2)
     if kind == "declare":
         need_choice(obj, "battle", BATTLE_KINDS)
         obj["valid"] = need_bool(obj, "valid", True)
