@@ -14,7 +14,13 @@ import sys
 from collections.abc import Sequence
 
 #: Modules that contribute subcommands with ``add_commands(subparsers)``.
-COMMAND_MODULES = ("game.commands", "hardware.cli", "firmware_bridge.cli", "firmware_bridge.host.commands")
+COMMAND_MODULES = (
+    "game.commands",
+    "game.app.commands",
+    "hardware.cli",
+    "firmware_bridge.cli",
+    "firmware_bridge.host.commands",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
