@@ -1,0 +1,380 @@
+"""Taco vs Burrito bots for empty seats, and a driver that plays whole games as table-event logs.
+
+Three levels (issue 8):
+
+- ``easy``: a uniformly random legal move; slams NO BUENO now and then at random.
+- ``normal``: greedy, aiming at the leader: the move that most raises (its score - the best other score)
+  right now; blocks any card that would lower that.
+- ``hard``: looks ahead one round of replies: each move is valued by the score margin after it, minus the
+  damage the opponents can be expected to do before its next turn (Order Envy, Crafty Crow, Tummy Aches,
+  from how many of those cards are still unseen), minus what the card was worth to keep. It saves No
+  Buenos for big swings, keeps Order Envy for the end (a last card cannot be blocked), and ends the game
+  only when ending wins.
+
+Bots see only what their seat may see (``taco_vs_burrito.player_view``): their own hand, the meals the
+variant lets them look at, the trash and the hand sizes. Every bot is seeded; the same seed plays the same
+game. ``play_game`` returns the log (setup line first), which replays to the same result.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from game.log import Table
+from game.rules import taco_vs_burrito as tvb
+
+LEVELS = ("easy", "normal", "hard")
+Move = dict[str, Any]
+UNKNOWN = None  # a face-down meal card
+
+
+class Bot:
+    """Base: the shared bookkeeping. Subclasses choose moves, Food Fight picks and blocks."""
+
+    level = "easy"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def move(self, state: tvb.State) -> Move:
+        """A legal move (without ``t``) for the turn or the Food Fight choice this seat owes."""
+        return self.rng.choice(tvb.legal_moves(state))
+
+    def block(self, state: tvb.State) -> bool:
+        """Whether to slam NO BUENO on the card now waiting (only asked when the seat may block)."""
+        return self.rng.random() < 0.3
+
+
+class EasyBot(Bot):
+    level = "easy"
+
+
+class _Eval:
+    """Scores as one seat sees them: face-down cards count as an average placeable card."""
+
+    def __init__(self, state: tvb.State, seat: int) -> None:
+        self.seat = seat
+        self.view = tvb.player_view(state, seat)
+        self.kinds = state.kinds
+        self.values = state.values
+        self.n = state.seats
+        self.meals: list[list[str | None]] = self.view["meals"]
+        full = Counter(state.catalog.full_deck()) if state.setup.options["deck"] is None else Counter(
+            state.setup.options["deck"]
+        )
+        seen = Counter(self.view["hand"]) + Counter(self.view["trash"])
+        for m in self.meals:
+            seen.update(c for c in m if c is not UNKNOWN)
+        self.unseen = full - seen
+        placeable = [c for c in self.unseen.elements() if self.kinds[c] in ("ingredient", "tummy-ache")]
+        self.unknown_value = sum(self.values[c] for c in placeable) / len(placeable) if placeable else 0.0
+
+    def meal_score(self, meal: list[str | None]) -> float:
+        total = 0.0
+        bosses = 0
+        for c in meal:
+            if c is UNKNOWN:
+                total += self.unknown_value
+            elif self.kinds[c] == "hot-sauce-boss":
+                bosses += 1
+            else:
+                total += self.values[c]
+        return total * 2**bosses
+
+    def scores(self, meals: list[list[str | None]]) -> list[float]:
+        return [self.meal_score(m) for m in meals]
+
+    def margin(self, scores: list[float], seat: int | None = None) -> float:
+        """Score minus the best other score: above 0 means winning."""
+        me = (seat or self.seat) - 1
+        return scores[me] - max(s for i, s in enumerate(scores) if i != me)
+
+    def after(self, move: Move) -> tuple[list[list[str | None]], str | None]:
+        """The meals once ``move`` takes effect, and the card it brings into the hand (if any)."""
+        meals = [list(m) for m in self.meals]
+        me = self.seat - 1
+        card = move.get("card")
+        gained = None
+        if move["event"] == "place":
+            meals[move["meal"] - 1].append(card)
+        elif move["event"] == "choose":
+            gained = move["item"]
+        elif move["event"] == "play":
+            kind = self.kinds[card]
+            if kind == "crafty-crow":
+                target = meals[move["target"] - 1]
+                item = move.get("item")
+                if item is None:
+                    item = UNKNOWN
+                    target.pop()
+                else:
+                    target.remove(item)
+                meals[me].append(item)
+            elif kind == "order-envy":
+                t = move["target"] - 1
+                meals[me], meals[t] = meals[t], meals[me]
+            elif kind == "trash-panda":
+                gained = move["item"]
+        if gained is not None and self.kinds[gained] == "health-inspector":
+            meals[me] = []
+            gained = None
+        return meals, gained
+
+
+class NormalBot(Bot):
+    """Greedy: the best immediate margin; Tummy Aches go to the leader because that is what raises it."""
+
+    level = "normal"
+
+    def move(self, state: tvb.State) -> Move:
+        ev = _Eval(state, self.seat)
+        base = ev.margin(ev.scores(ev.meals))
+        best: list[Move] = []
+        best_value = float("-inf")
+        for move in tvb.legal_moves(state):
+            meals, gained = ev.after(move)
+            value = ev.margin(ev.scores(meals)) - base
+            value += 0.01 * (_keep_worth(ev, gained) - _keep_worth(ev, move.get("card")))
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(move)
+        return self.rng.choice(best)
+
+    def block(self, state: tvb.State) -> bool:
+        return _block_gain(state, self.seat) >= 1.0
+
+
+def _keep_worth(ev: _Eval, card: str | None) -> float:
+    """What a card in hand is worth keeping, in points (a rough guide for both smart levels)."""
+    if card is None:
+        return 0.0
+    kind = ev.kinds[card]
+    if kind == "ingredient":
+        return 0.8 * ev.values[card]
+    return {
+        "tummy-ache": 1.0,
+        "hot-sauce-boss": 3.0,
+        "no-bueno": 5.0,
+        "order-envy": 4.0,
+        "crafty-crow": 2.5,
+        "trash-panda": 1.5,
+        "food-fight": 1.0,
+    }.get(kind, 0.0)
+
+
+def _block_gain(state: tvb.State, seat: int) -> float:
+    """How much this seat's margin rises if it blocks the waiting card (flipping whether it takes effect)."""
+    return _block_outcome(state, seat)[0]
+
+
+def _block_outcome(state: tvb.State, seat: int) -> tuple[float, float]:
+    """(margin gained by blocking, margin once the card resolves after the block), as this seat sees it."""
+    p = state.pending
+    if p is None or p.move["event"] == "discard":
+        return 0.0, 0.0
+    ev = _Eval(state, seat)
+    move = p.move if (p.move["event"] != "place" or state.variant == "open" or p.seat == seat) else None
+    if move is None:
+        # A face-down card: nothing to go on.
+        base = ev.margin(ev.scores(ev.meals))
+        return 0.0, base
+    mover = _Eval(state, p.seat)
+    meals_effect, _ = mover.after(move)
+    if state.variant != "open":
+        meals_effect = [
+            m if tvb.can_look(state, seat, i + 1) else [UNKNOWN] * len(m) for i, m in enumerate(meals_effect)
+        ]
+    with_effect = ev.margin(ev.scores(meals_effect))
+    without = ev.margin(ev.scores(ev.meals))
+    if p.move["event"] == "play" and state.kinds[p.card] == "order-envy" and p.move["target"] == seat:
+        with_effect -= 3.0  # the hand goes too, No Buenos and all
+    takes_effect = len(p.chain) % 2 == 0
+    if takes_effect:
+        return without - with_effect, without
+    return with_effect - without, with_effect
+
+
+class HardBot(Bot):
+    """One round of look-ahead, No Buenos saved for the swings that matter, Order Envy kept for the end."""
+
+    level = "hard"
+
+    def move(self, state: tvb.State) -> Move:
+        ev = _Eval(state, self.seat)
+        view = ev.view
+        last = len(view["hand"]) == 1 and view["phase"] == "move"
+        best: list[Move] = []
+        best_value = float("-inf")
+        for move in tvb.legal_moves(state):
+            value = self._value(ev, move, last)
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif abs(value - best_value) <= 1e-9:
+                best.append(move)
+        return self.rng.choice(best)
+
+    def _value(self, ev: _Eval, move: Move, last: bool) -> float:
+        meals, gained = ev.after(move)
+        scores = ev.scores(meals)
+        margin = ev.margin(scores)
+        if last:
+            # A last card cannot be blocked and ends the game: only the final margin counts.
+            return margin + (1000.0 if margin > 0 else 0.0)
+        card = move.get("card")
+        view = ev.view
+        value = margin - self._threat(ev, scores, len(view["hand"]) - (1 if card else 0))
+        value += _keep_worth(ev, gained) - self._worth(ev, card)
+        if card is not None and move["event"] != "discard":
+            value -= self._block_risk(ev, move, margin - ev.margin(ev.scores(ev.meals)))
+        if card is not None and ev.kinds[card] == "food-fight":
+            value += 1.5  # a card for the hand and, often, the next turn
+        if view["draw_pile"] == 0 and len(view["hand"]) == 2 and margin < 0:
+            # Ending next turn would lose: a Trash Panda keeps the hand at two cards.
+            value += 2.0 if move.get("card") and ev.kinds[move["card"]] == "trash-panda" else 0.0
+        return value
+
+    def _worth(self, ev: _Eval, card: str | None) -> float:
+        if card is None:
+            return 0.0
+        kind = ev.kinds[card]
+        if kind == "order-envy":
+            # Worth most near the end, when meals stop changing and a last card cannot be blocked.
+            return 4.0 + 8.0 / (1 + ev.view["draw_pile"] / ev.n)
+        if kind == "no-bueno":
+            return 6.0
+        return _keep_worth(ev, card)
+
+    def _block_risk(self, ev: _Eval, move: Move, gain: float) -> float:
+        """Expected loss if an opponent holding a No Bueno blocks this move (only a gain can be lost)."""
+        if gain <= 0:
+            return 0.0
+        p_nb = self._p_holds(ev, "no-bueno", max(ev.view["hand_sizes"][o] for o in self._others(ev)))
+        return 0.3 * p_nb * gain
+
+    def _others(self, ev: _Eval) -> list[int]:
+        return [o for o in range(ev.n) if o != self.seat - 1]
+
+    def _p_holds(self, ev: _Eval, kind: str, hand: int) -> float:
+        total = sum(ev.unseen.values())
+        if total <= 0:
+            return 0.0
+        k = sum(c for name, c in ev.unseen.items() if ev.kinds[name] == kind)
+        return 1.0 - (1.0 - k / total) ** hand
+
+    def _threat(self, ev: _Eval, scores: list[float], my_hand: int) -> float:
+        """Expected margin lost to the opponents' replies before this seat moves again.
+
+        Each opponent is assumed to aim at its leader; if that is this seat, it does the worst it
+        probably can: swap meals (Order Envy), steal the best item (Crafty Crow), or add the worst
+        Tummy Ache, weighted by the chance it holds such a card.
+        """
+        me = self.seat - 1
+        mine = scores[me]
+        meal = ev.meals  # the current meal contents are close enough for the item that would be stolen
+        total = 0.0
+        for o in self._others(ev):
+            leader = max((i for i in range(ev.n) if i != o), key=lambda i: scores[i])
+            if leader != me:
+                continue
+            hand = ev.view["hand_sizes"][o]
+            losses = []
+            if mine > scores[o]:
+                losses.append(self._p_holds(ev, "order-envy", hand) * (mine - scores[o]) * 2)
+            if meal[me]:
+                best_item = max(
+                    (abs(ev.values[c]) * 2 if c is not UNKNOWN and ev.kinds[c] != "hot-sauce-boss" else abs(mine) / 2)
+                    for c in meal[me]
+                )
+                losses.append(self._p_holds(ev, "crafty-crow", hand) * best_item)
+            bosses = sum(1 for c in meal[me] if c is not UNKNOWN and ev.kinds[c] == "hot-sauce-boss")
+            losses.append(self._p_holds(ev, "tummy-ache", hand) * 2.5 * 2**bosses)
+            total += max(losses)
+        return 0.5 * total
+
+    def block(self, state: tvb.State) -> bool:
+        gain = _block_gain(state, self.seat)
+        hand = state.hands[self.seat - 1]
+        if len(hand) == 1:
+            # The block would be the last card and end the game: only if that wins.
+            gain, final = _block_outcome(state, self.seat)
+            return gain > 0 and final > 0
+        nb = hand.count("no-bueno")
+        threshold = 3.0 if nb >= 2 else 5.0
+        return gain >= threshold
+
+def make_bot(level: str, seat: int, seed: int) -> Bot:
+    """A bot of ``level`` (easy, normal, hard) for ``seat``."""
+    classes: dict[str, type[Bot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+    if level not in classes:
+        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    return classes[level](seat, seed)
+
+
+def play_game(levels: Sequence[str], seed: int, **options: Any) -> list[dict[str, Any]]:
+    """One whole bot game's table-event log (setup line first); see ``run_game``."""
+    return run_game(levels, seed, **options)[0]
+
+
+def run_game(
+    levels: Sequence[str],
+    seed: int,
+    variant: str = "open",
+    first: int = 1,
+    window_ms: float = 3000.0,
+    max_events: int = 2000,
+    on_event: Callable[[tvb.State, dict[str, Any]], None] | None = None,
+) -> tuple[list[dict[str, Any]], tvb.State]:
+    """Play one whole game with a bot in every seat; returns its table-event log (setup first) and the end state.
+
+    Time is simulated: moves come 0.5-2.5 s apart and blocks are a race inside the window (the
+    earliest press wins, as on the table). ``on_event(state, event)`` is called after every event.
+    """
+    n = len(levels)
+    clock = random.Random(seed * 1_000_003 + 17)
+    setup = {
+        "event": "setup",
+        "game": tvb.name,
+        "seats": n,
+        "options": {"seed": seed, "first": first, "variant": variant, "no_bueno_window_ms": window_ms},
+    }
+    table, _ = Table.start(copy.deepcopy(setup))
+    state: tvb.State = table.state
+    bots = [make_bot(level, seat, seed * 31 + seat) for seat, level in enumerate(levels, start=1)]
+    log: list[dict[str, Any]] = [setup]
+    t = 0.0
+    window = window_ms / 1000.0
+
+    def send(event: dict[str, Any]) -> None:
+        log.append(dict(event))
+        table.apply(table.check(dict(event)))
+        if on_event is not None:
+            on_event(state, event)
+
+    while not tvb.is_over(state):
+        if len(log) > max_events:
+            raise RuntimeError(f"game with seed {seed} did not end within {max_events} events")
+        if state.phase == "window":
+            p = state.pending
+            assert p is not None
+            presses = []
+            for bot in bots:
+                if tvb.can_block(state, bot.seat) and bot.block(state):
+                    presses.append((round(t + clock.uniform(0.2, 0.8) * window, 3), bot.seat))
+            if presses:
+                t, seat = min(presses)
+                send({"t": t, "event": "block", "seat": seat})
+            else:
+                t = round(p.deadline + 0.05, 3)
+                tvb.advance(state, t)
+            continue
+        actor = state.turn if state.phase == "move" else state.fight.winner  # type: ignore[union-attr]
+        assert actor is not None
+        t = round(t + clock.uniform(0.5, 2.5), 3)
+        send({"t": t, **bots[actor - 1].move(state)})
+    return log, state
