@@ -500,10 +500,14 @@ def _cancellable(battle: Battle, team: str) -> bool:
 
 def _check_cancel(state: State, ev: Event) -> None:
     battle, team, kind = state.battle, ev["team"], ev["kind"]
-    if battle is None or battle.phase != "setup":
-        raise RuleInputError(f"cancel by the {team}: no battle is being set up (cancel before the first grab, throw, hit or catch)")
+    side = SIDE_OF[OTHER[team]]
+    if battle is None or battle.phase == "over":
+        raise RuleInputError(f"cancel by the {team}: no battle is on")
+    if battle.cancels[team] == 0:
+        raise RuleInputError(f"cancel by the {team}: they laid no {side} set to cancel with")
+    if battle.phase != "setup":
+        raise RuleInputError(f"cancel by the {team}: too late, cancellations come before the battle's first grab, throw, hit or catch")
     if battle.cancels[team] - len(battle.chosen[team]) <= 0:
-        side = SIDE_OF[OTHER[team]]
         raise RuleInputError(f"cancel by the {team}: they have no {side} set left to cancel with")
     if _remaining(battle, OTHER[team]).get(kind, 0) <= 0:
         raise RuleInputError(f"cancel by the {team}: the {OTHER[team]} have no {kind} set left to cancel")
@@ -621,6 +625,7 @@ def _on_throw(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     seat, burrito = ev["seat"], ev["burrito"]
     battle = _fighting(state, t, cues, f"Seat {seat}'s throw", seat)
     if battle is None or not _may_handle(state, battle, seat, burrito, t, cues):
+        _land(state, burrito)  # Z9: a throw that does not count: nor do its contacts
         return
     # Contract: "A throw says the thrower held that burrito, so no grab is needed before it."
     state.holder.pop(burrito, None)
