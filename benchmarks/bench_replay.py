@@ -8,7 +8,8 @@ declaration windows), then measures:
 - engine: check + advance + step over already-parsed events, in events/s;
 - replay: the whole ``run_log`` path from JSON Lines text, in events/s;
 - latency: one event through check + advance + step, p50 / p99 / max in ms;
-- journal: one ``JournaledTable.submit`` (SQLite WAL, synchronous=FULL), p50 / p99 in ms.
+- journal: one ``JournaledTable.submit`` (SQLite WAL, synchronous=FULL), p50 / p99 in ms;
+- JSON decoding alone, to show how much of replay is parsing.
 
 Machines here are noisy: compare figures within one run, not across runs.
 """
@@ -30,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.journal import Journal, JournaledTable  # noqa: E402
-from game.log import Table, run_log  # noqa: E402
+from game.log import Table, parse_line, run_log  # noqa: E402
 from game.rules import throw_throw_burrito as ttb  # noqa: E402
 
 GAPS = [0.01, 0.03, 0.05, 0.2, 0.6, 1.5]
@@ -113,6 +114,12 @@ def main() -> None:
         run_log(lines)
     replay_s = time.perf_counter() - start
 
+    start = time.perf_counter()
+    for lines in texts:
+        for line in lines:
+            parse_line(line, 0)
+    parse_s = time.perf_counter() - start
+
     journal_ms: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, Journal(os.path.join(tmp, "bench.db")) as journal:
         live = None
@@ -133,6 +140,7 @@ def main() -> None:
     print("|---|---|")
     print(f"| engine throughput (check + advance + step) | {total / engine_s:,.0f} events/s |")
     print(f"| replay throughput (JSON Lines text -> summary) | {total / replay_s:,.0f} events/s |")
+    print(f"| JSON decoding alone (for scale) | {(total + len(games)) / parse_s:,.0f} lines/s |")
     print(f"| per-event latency p50 / p99 / max | {statistics.median(latencies):.4f} / {pct(latencies, 0.99):.4f} / "
           f"{max(latencies):.3f} ms |")
     print(f"| journaled event (SQLite WAL, synchronous=FULL) p50 / p99 | {statistics.median(journal_ms):.3f} / "

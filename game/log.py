@@ -27,15 +27,22 @@ class LogError(ValueError):
         self.problem = problem
 
 
-_decode = json.JSONDecoder().decode
+_decoder = json.JSONDecoder()
+_scan_once = _decoder.scan_once  # the C scanner, without decode()'s two whitespace regexes
 
 
 def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
     """One JSON object from one log line."""
     try:
-        obj = _decode(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(line, f"bad JSON: {exc.msg} at column {exc.colno}", where) from None
+        obj, end = _scan_once(text, 0)
+    except (StopIteration, json.JSONDecodeError):
+        end = -1
+    if end != len(text):
+        # Surrounding white space, trailing junk or bad JSON: the full decoder, for its exact message.
+        try:
+            obj = _decoder.decode(text)
+        except json.JSONDecodeError as exc:
+            raise LogError(line, f"bad JSON: {exc.msg} at column {exc.colno}", where) from None
     if not isinstance(obj, dict):
         raise LogError(line, f"expected a JSON object, got {type(obj).__name__}", where)
     return obj
