@@ -28,7 +28,7 @@ class LogError(ValueError):
 
 
 _decoder = json.JSONDecoder()
-_scan_once = _decoder.scan_once  # the C scanner, without decode()'s two whitespace regexes
+_scan_once = _decoder.scan_once  # type: ignore[attr-defined]  # the C scanner, minus decode()'s regexes
 
 
 def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
