@@ -606,6 +606,7 @@ def _on_grab(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     if battle is None or not _may_handle(state, battle, seat, burrito, t, cues):
         return
     state.flight.pop(burrito, None)
+    state.landed.discard(burrito)  # Z8: picked up, so its next contact is new
     state.holder[burrito] = seat
 
 
