@@ -130,7 +130,7 @@ def test_a_false_battle_discards_all_sets():
     assert active(s, 1) == {"zombies": [], "survivors": []}
 
 
-def test_a_second_battle_call_during_a_battle_is_ignored():
+def test_z12_a_second_battle_call_during_a_battle_is_ignored():
     s, cues = play([ev(1, "declare", seat=1), ev(2, "declare", seat=3, valid=False)])
     assert len(s["battles"]) == 1 and s["markers"] == {"zombies": 0, "survivors": 0}
     assert "already on" in said(cues)
@@ -207,7 +207,7 @@ def test_z4_an_automatic_cancellation_takes_both_copies_of_a_duplicate_when_noth
     assert active(s)["survivors"] == []
 
 
-def test_a_cancelling_set_with_nothing_to_cancel_is_discarded_for_nothing():
+def test_z3_a_cancelling_set_with_nothing_to_cancel_is_discarded_for_nothing():
     s, cues = play([adv(1, 1, "survivor", "flare"), adv(2, 3, "zombie", "shamble"),
                     adv(3, 2, "zombie", "hunger"), ev(4, "declare", seat=3), ev(5, "grab", seat=3, burrito=2)])
     assert active(s) == {"zombies": [], "survivors": []}
@@ -529,7 +529,7 @@ def test_a_revive_with_no_revive_left_is_bad_input():
     ],
     ids=["no battle", "not out", "no revive advantage"],
 )
-def test_an_impossible_revive_is_bad_input(events, problem):
+def test_z13_an_impossible_revive_is_bad_input(events, problem):
     with pytest.raises(LogError, match=problem):
         play(events)
 
@@ -547,3 +547,39 @@ def test_a_catalog_in_the_setup_replaces_the_default():
     assert s["battles"][0]["active"]["zombies"] == ["claws"] and s["battles"][0]["out"] == []
     with pytest.raises(LogError, match="unknown zombie advantage kind 'thick-skull'"):
         play([adv(1, 2, "zombie", "thick-skull")], catalog=catalog)
+
+
+def test_z4_a_foul_does_not_end_battle_setup():
+    events = [adv(1, 3, "survivor", "flare"), adv(1.5, 1, "survivor", "flare"), ev(2, "declare", seat=1),
+              ev(3, "foul", seat=4), ev(4, "cancel", team="zombies", kind="flare")]
+    s, _ = play(events)
+    assert s["battles"][0]["out"] == [4] and s["battles"][0]["active"]["survivors"] == []
+
+
+def test_z8_a_grab_makes_a_landed_burrito_live_again():
+    base = [ev(1, "declare", seat=1), *throw_hit(2, 1, 3, 1)]
+    # The throw after the grab was not seen: the catch is credited to the seat holding the burrito.
+    s, _ = play([*base, ev(3, "grab", seat=2, burrito=1), ev(3.5, "catch", burrito=1, seat=4)])
+    assert s["battles"][0]["out"] == [3, 2]
+    s, cues = play([*base, ev(3.5, "catch", burrito=1, seat=4)])
+    assert s["battles"][0]["out"] == [3] and "had already touched something" in said(cues)
+
+
+def test_z11_unspent_revives_may_be_used_during_a_restart():
+    events = [
+        adv(0.5, 4, "survivor", "first-aid"), ev(1, "declare", seat=1),
+        *throw_hit(2, 1, 4, 1), *throw_hit(3, 3, 2, 2),
+        ev(9.7, "throw", seat=1, burrito=1), ev(9.7, "throw", seat=3, burrito=2),
+        ev(10.0, "hit", burrito=1, seat=3), ev(10.02, "hit", burrito=2, seat=1),
+        ev(11, "revive", seat=4),
+    ]
+    b = play(events)[0]["battles"][0]
+    assert b["restarts"] == 1 and b["out"] == [2] and b["winner"] is None
+
+
+def test_z14_setup_defaults_and_unknown_options():
+    setup = zb.parse_setup({"event": "setup", "game": zb.name, "seats": 3})
+    assert setup.options["seed"] == 0 and setup.options["tie_window_ms"] == 45.0
+    assert setup.options["teams"] == zb.deal_teams(3, 0)
+    with pytest.raises(zb.RuleInputError, match="unknown setup option"):
+        zb.parse_setup({"event": "setup", "game": zb.name, "seats": 3, "options": {"tie_window": 45}})
