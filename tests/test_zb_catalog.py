@@ -83,3 +83,10 @@ def test_a_catalog_error_in_the_setup_names_the_option():
     with pytest.raises(zb.RuleInputError, match="setup option 'catalog': survivor.y: 'text'"):
         zb.parse_setup({"event": "setup", "game": zb.name, "seats": 2,
                         "options": {"catalog": {"zombie": {}, "survivor": {"y": {"lives": 1}}}}})
+
+
+def test_each_setup_gets_its_own_copy_of_the_default_catalog():
+    first = zb.parse_setup({"event": "setup", "game": zb.name, "seats": 2})
+    first.options["catalog"]["zombie"]["thick-skull"]["lives"] = 9
+    second = zb.parse_setup({"event": "setup", "game": zb.name, "seats": 2})
+    assert second.options["catalog"]["zombie"]["thick-skull"]["lives"] == 1

@@ -143,12 +143,14 @@ def load_catalog(path: str | None = None) -> Catalog:
 
 
 @lru_cache(maxsize=1)
-def _default_catalog_text() -> str:
-    return resources.files("game.rules").joinpath("zombie_catalog.toml").read_text(encoding="utf-8")
+def _default_catalog_checked() -> Catalog:
+    text = resources.files("game.rules").joinpath("zombie_catalog.toml").read_text(encoding="utf-8")
+    return check_catalog(tomllib.loads(text), "zombie_catalog.toml")
 
 
 def _default_catalog() -> Catalog:
-    return check_catalog(tomllib.loads(_default_catalog_text()), "zombie_catalog.toml")
+    """The shipped default, read and checked once; each caller gets its own copy."""
+    return {side: {kind: dict(e) for kind, e in kinds.items()} for side, kinds in _default_catalog_checked().items()}
 
 
 # --- setup and event checks -------------------------------------------------------------
