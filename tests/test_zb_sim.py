@@ -71,3 +71,14 @@ def test_the_bot_plays_with_given_teams_a_custom_catalog_and_tie_window():
     assert summary["teams"] == {"zombies": [2, 3, 5], "survivors": [1, 4]} and summary["winner"]
     kinds = {e["kind"] for e in log if e["event"] == "advantage"}
     assert kinds <= {"bite", "shotgun"}
+
+
+def test_the_examples_in_the_zombie_modules_docstrings_run():
+    import doctest
+
+    from game import sim_zombie
+    from game.rules import zombie_burrito
+
+    for module in (zombie_burrito, sim_zombie):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
