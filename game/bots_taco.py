@@ -225,11 +225,12 @@ class HardBot(Bot):
         margin = ev.margin(scores)
         if last:
             # A last card cannot be blocked and ends the game: only the final margin counts.
-            return margin + (1000.0 if margin > 0 else 0.0)
+            return margin + (1000.0 if margin > 0 else 500.0 if margin == 0 else 0.0)
         card = move.get("card")
         view = ev.view
+        keep = self._future(ev)
         value = margin - self._threat(ev, scores, len(view["hand"]) - (1 if card else 0))
-        value += _keep_worth(ev, gained) - self._worth(ev, card)
+        value += keep * (_keep_worth(ev, gained) - self._worth(ev, card))
         if card is not None and move["event"] != "discard":
             value -= self._block_risk(ev, move, margin - ev.margin(ev.scores(ev.meals)))
         if card is not None and ev.kinds[card] == "food-fight":
@@ -238,6 +239,16 @@ class HardBot(Bot):
             # Ending next turn would lose: a Trash Panda keeps the hand at two cards.
             value += 2.0 if move.get("card") and ev.kinds[move["card"]] == "trash-panda" else 0.0
         return value
+
+    def _future(self, ev: _Eval) -> float:
+        """How much cards kept in hand still matter: 1 with many turns left, 0 when the game is about to end.
+
+        With the pile empty, the game ends at the latest when the smallest hand runs out.
+        """
+        view = ev.view
+        others = [h for i, h in enumerate(view["hand_sizes"]) if i != self.seat - 1]
+        rounds = view["draw_pile"] / ev.n + min(others + [len(view["hand"])])
+        return max(0.0, min(1.0, (rounds - 1) / 3))
 
     def _worth(self, ev: _Eval, card: str | None) -> float:
         if card is None:
@@ -305,8 +316,8 @@ class HardBot(Bot):
             gain, final = _block_outcome(state, self.seat)
             return gain > 0 and final > 0
         nb = hand.count("no-bueno")
-        threshold = 3.0 if nb >= 2 else 5.0
-        return gain >= threshold
+        threshold = (3.0 if nb >= 2 else 5.0) * self._future(_Eval(state, self.seat))
+        return gain >= max(threshold, 1.0)
 
 def make_bot(level: str, seat: int, seed: int) -> Bot:
     """A bot of ``level`` (easy, normal, hard) for ``seat``."""
