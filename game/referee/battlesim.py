@@ -357,3 +357,59 @@ def simulate(scenario: str, n: int, first_seed: int = 0, err: ErrorModel | None 
              step_s: float = 0.02) -> list[Result]:
     """``n`` seeded battles of one scenario, event level."""
     return [run_battle(make_battle(scenario, seed, err), step_s=step_s) for seed in range(first_seed, first_seed + n)]
+
+
+# ---------------------------------------------------------------- device mode
+
+def play_on_virtual_table(vt: Any, host: Any, ref: Referee, table: Table, burrito: str, badge: str | None,
+                          seed: int, timeout: float = 15.0) -> dict[str, Any]:
+    """One throw through the real detector, protocol and host: a ``throw_impact`` trace in ``burrito`` and, when
+    ``badge`` is given, a ``badge_hit`` trace in that badge whose impact is the same instant (a hit; without it, a
+    miss). ``vt`` is a started ``VirtualTable``, ``host`` a started ``DeviceHost`` on it with synced clocks, ``table``
+    a ``Table`` with the battle open and ``ref`` told so. Runs in real time; returns the truth, the calls and delays.
+    """
+    import queue
+    import time
+
+    from firmware_bridge.traces import make_trace
+
+    tr = make_trace("throw_impact", seed)
+    first = tr.samples[0][0]
+    start = time.monotonic() + 0.2
+    impact_us = next(t for t, k in tr.truth if k == "impact")
+    contact = start + (impact_us - first) / 1e6
+    vt.play_trace(burrito, [(t - first, ax, ay, az) for t, ax, ay, az in tr.samples], start=start)
+    if badge is not None:
+        bt = make_trace("badge_hit", seed)
+        bfirst = bt.samples[0][0]
+        bimpact = next(t for t, k in bt.truth if k == "impact")
+        bstart = contact - (bimpact - bfirst) / 1e6
+        vt.play_trace(badge, [(t - bfirst, ax, ay, az) for t, ax, ay, az in bt.samples], start=bstart)
+    end = start + (tr.samples[-1][0] - first) / 1e6 + timeout
+    calls: list[dict[str, Any]] = []
+    delays: list[float] = []
+    devents: list[DeviceEvent] = []
+    while time.monotonic() < end:
+        try:
+            ev = host.events.get(timeout=0.02)
+        except queue.Empty:
+            ev = None
+        if isinstance(ev, (DeviceEvent, LinkEvent)):
+            if isinstance(ev, DeviceEvent):
+                devents.append(ev)
+            ref.device(ev)
+        now = time.monotonic()
+        for item in ref.poll(now):
+            if isinstance(item, Question):
+                calls.append({"question": item.text})
+                continue
+            calls.append(item)
+            if item["event"] in ("hit", "miss", "catch"):
+                delays.append(now - item["evidence"].get("contact_t", item["t"]))
+            table.apply(table.check({k: v for k, v in item.items() if k != "evidence"}
+                                    | {"t": max(item["t"], table.last_t)}))
+            st = table.state
+            ref.context(st.battle is not None, frozenset(st.battle.fighters) if st.battle else frozenset(), now)
+        if any(c.get("event") in ("hit", "miss") for c in calls) and now > contact + 2.0:
+            break
+    return {"contact_t": contact, "calls": calls, "delays": delays, "device_events": devents}
