@@ -35,9 +35,6 @@ def add_commands(subparsers: Any) -> None:
     record.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds to wait between events")
     record.set_defaults(func=cmd_record)
 
-    demo = subparsers.add_parser("demo", help="play a complete two-round demo game and print it")
-    demo.set_defaults(func=cmd_demo)
-
 
 def play_by_play(cues: Iterable[Cue]) -> list[str]:
     """The readable lines: announcements and notes, with the table time."""
@@ -91,12 +88,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
         return 2
     return _run(lines, args.file, args.json)
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    text = resources.files("game.data").joinpath(DEMO_LOG).read_text(encoding="utf-8")
-    print("Throw Throw Burrito: a scripted four-seat game\n")
-    return _run(text.splitlines(), DEMO_LOG, as_json=False)
 
 
 def _replay_journal(args: argparse.Namespace) -> int:

@@ -1,0 +1,396 @@
+"""The table's main loop: seat and device events in, referee and rules, journal first, then screen, lights, sound.
+
+One fixed step (:meth:`TableApp.step`) does, in this order:
+
+1. drain the seat panels (``PanelSource.poll(now)``): answers and challenges go to the referee, the rest through
+   :class:`~game.app.buttons.ButtonMapper` (SET, battle calls, duel picks, the menu chord);
+2. drain the device host's queue (``DeviceEvent``/``LinkEvent`` on table time) into the referee;
+3. collect the referee's calls and questions;
+4. write every table event that is due, in timestamp order, through ``JournaledTable.submit`` (journal first, then
+   effects), telling the referee the new battle context after each;
+5. ``tick`` the rules so windows close with no event;
+6. build the :class:`~game.app.present.View` the screens draw.
+
+Table time ``t`` in the log is host seconds minus ``t0``, the host time the game started. Events wait
+``hold_back_s`` in a merge buffer so that a referee call stamped a little earlier than a button press is still
+written first; the rules' own clock lags the host by the same amount, and never passes an event still in the buffer.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.app.buttons import ButtonMapper
+from game.app.present import Presenter, SeatView, View
+from game.journal import Journal, JournaledTable
+from game.rules.base import Cue, RuleInputError
+from hardware.events import SeatEvent
+
+log = logging.getLogger(__name__)
+
+try:  # the referee (issue 5) is built alongside; without it, calls come from elsewhere (bots, the sim controls)
+    from game.referee import Question, Referee  # type: ignore[import-not-found]
+except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
+    if exc.name not in ("game.referee",):
+        raise
+    Referee = None  # type: ignore[assignment,misc]
+    Question = None  # type: ignore[assignment,misc]
+
+
+def referee_available() -> bool:
+    return Referee is not None
+
+
+@dataclass
+class DeviceMap:
+    """Which device is which: burrito numbers and the badge of each game seat."""
+
+    burritos: dict[str, int] = field(default_factory=dict)
+    badges: dict[str, int] = field(default_factory=dict)
+
+
+class TableApp:
+    """One table: a hardware ``Table`` (panels + lights), optional device host, the journal, the rules.
+
+    ``clock`` is the host clock every part shares (``time.monotonic`` live, a SteppedClock in the demo).
+    """
+
+    def __init__(self, *, panels: Any, journal: Journal, clock: Callable[[], float], seatmap: list[int],
+                 devices: Any = None, device_map: DeviceMap | None = None, use_referee: bool = True,
+                 sound: Any = None, banner: str = "", hold_back_s: float | None = None) -> None:
+        self.panels = panels
+        self.journal = journal
+        self.clock = clock
+        self.seatmap = list(seatmap)
+        self.devices = devices  # a firmware_bridge DeviceHost (its .events queue), or None
+        self.device_map = device_map or DeviceMap()
+        self.sound = sound
+        self.banner = banner
+        self.mapper = ButtonMapper(self.seatmap)
+        self.presenter = Presenter()
+        self.live: JournaledTable | None = None
+        self.t0 = 0.0
+        self.buffer: list[dict[str, Any]] = []  # table events on host time, waiting to be written
+        self.referee: Any = None
+        self.use_referee = use_referee and Referee is not None
+        #: extra delay before writing; with the referee, its ``horizon(now)`` says how far calls are complete
+        self.hold_back_s = hold_back_s if hold_back_s is not None else 0.0
+        self.question: Any = None
+        self.device_status: dict[str, str] = {}
+        self.error: str | None = None
+        self.error_detail = ""
+        self.menu_open = False
+        self.menu_cursor = 0
+        self.requests: list[str] = []  # "restart", "shutdown", "quit" for the runner
+        self.rejected: list[str] = []
+        self.last_seen_edge: float | None = None
+        self.on_cues: list[Callable[[list[Cue]], None]] = []
+
+    # -- game start ---------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.live.table.state if self.live is not None else None
+
+    @property
+    def over(self) -> bool:
+        return self.live is not None and self.live.table.rules.is_over(self.live.table.state)
+
+    def start(self, setup: dict[str, Any]) -> None:
+        """A new game: journal it and announce the opening."""
+        self.live, cues = JournaledTable.new(self.journal, setup)
+        self._save_seatmap()
+        self.t0 = self.clock()
+        self._new_referee()
+        self._effects(cues, None, self.t0)
+
+    def resume(self, game_id: int) -> None:
+        """Pick up a journaled game: fold its events again; time goes on one second after its last event."""
+        self.live = JournaledTable.resume(self.journal, game_id)
+        saved = self._load_seatmap(game_id)
+        if saved:
+            self.seatmap = saved
+            self.mapper = ButtonMapper(self.seatmap)
+        self.t0 = self.clock() - self.live.table.last_t - 1.0
+        self._new_referee()
+        self.presenter.ticker.append(f"Game {game_id} resumed after {len(self.live.table.events)} events")
+        self._context(self.clock())
+
+    def _new_referee(self) -> None:
+        if not self.use_referee or self.live is None:
+            return
+        opts = self.live.table.setup.options
+        self.referee = Referee(seats=self.live.table.setup.seats, burritos=dict(self.device_map.burritos),
+                               badges=dict(self.device_map.badges), tie_window_ms=float(opts["tie_window_ms"]))
+
+    def _save_seatmap(self) -> None:
+        assert self.live is not None
+        db = self.journal.db
+        with db:
+            db.execute("CREATE TABLE IF NOT EXISTS app_seatmaps (game_id INTEGER PRIMARY KEY, panels TEXT NOT NULL)")
+            db.execute("INSERT OR REPLACE INTO app_seatmaps VALUES (?, ?)",
+                       (self.live.game_id, ",".join(map(str, self.seatmap))))
+
+    def _load_seatmap(self, game_id: int) -> list[int] | None:
+        try:
+            row = self.journal.db.execute("SELECT panels FROM app_seatmaps WHERE game_id = ?", (game_id,)).fetchone()
+        except Exception:  # noqa: BLE001 - a journal written by `record` has no seat map: panels 1..N
+            return None
+        return [int(p) for p in row[0].split(",")] if row else None
+
+    # -- input ---------------------------------------------------------------------------------------
+
+    def inject(self, event: dict[str, Any]) -> None:
+        """A table event on host time from outside the panels (the demo's bots, the sim controls)."""
+        self.buffer.append(event)
+
+    def seat_event(self, ev: SeatEvent) -> None:
+        self.last_seen_edge = ev.t
+        if self.menu_open:
+            self._menu(ev)
+            return
+        if self.error is not None:
+            if ev.action == "press" and ev.button == "SET":
+                self.error = None  # try to carry on: the state is intact, the journal has every event
+            return
+        if self.referee is not None and self.referee.seat(ev):
+            return
+        self.buffer.extend(self.mapper.handle(ev, self.state))
+
+    def _menu(self, ev: SeatEvent) -> None:
+        items = MENU_ITEMS
+        if ev.action != "press":
+            return
+        if ev.button == "BRAWL":
+            self.menu_cursor = (self.menu_cursor - 1) % len(items)
+        elif ev.button == "WAR":
+            self.menu_cursor = (self.menu_cursor + 1) % len(items)
+        elif ev.button == "DUEL":
+            self.menu_open = False
+        elif ev.button == "SET":
+            choice = items[self.menu_cursor][0]
+            self.menu_open = False
+            if choice != "resume":
+                self.requests.append(choice)
+
+    def device_event(self, ev: Any) -> None:
+        state = getattr(ev, "state", None)
+        if state is not None:
+            self.device_status[ev.device] = state
+        if self.referee is not None:
+            self.referee.device(ev)
+
+    # -- the step ------------------------------------------------------------------------------------
+
+    def step(self, now: float) -> None:
+        """One fixed step at host time ``now``. Any exception lands on the failsafe screen, state kept."""
+        try:
+            self._step(now)
+        except Exception as exc:  # noqa: BLE001 - the failsafe: never crash in front of a party
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.error_detail = traceback.format_exc(limit=6)
+            log.error("failsafe: %s\n%s", self.error, self.error_detail)
+
+    def _step(self, now: float) -> None:
+        for ev in self.panels.source.poll(now):
+            self.seat_event(ev)
+        for panel in self.mapper.combos(now):
+            self.menu_open = True
+            self.menu_cursor = 0
+        if self.devices is not None:
+            q = self.devices.events
+            while True:
+                try:
+                    self.device_event(q.get_nowait())
+                except queue.Empty:
+                    break
+        if self.error is not None or self.live is None:
+            return
+        if self.referee is not None:
+            for item in self.referee.poll(now):
+                if isinstance(item, dict):
+                    self.buffer.append(item)
+                else:
+                    self.question = item
+                    self._light(item.seats, "answer")
+        q = self.question
+        if q is not None and (now > q.deadline or self.referee is None or self.referee.subject(q.id) is None):
+            self.question = None  # answered, or out of time
+        self._write(now)
+
+    def _write(self, now: float) -> None:
+        live = self.live
+        assert live is not None
+        until = now - self.hold_back_s
+        if self.referee is not None:
+            until = min(until, self.referee.horizon(now))
+        self.buffer.sort(key=lambda e: e["t"])
+        while self.buffer and self.buffer[0]["t"] <= until and not self.over:
+            ev = self.buffer[0]
+            if self.mapper.blocks(ev["t"]):
+                break  # a SET still held down might yet be taken back: it goes first or not at all
+            for s in self.mapper.due_sets(until, force_before=ev["t"]):
+                self._submit(s)
+            self.buffer.pop(0)
+            self._submit(ev)
+        for s in self.mapper.due_sets(until):
+            if not self.over:
+                self._submit(s)
+        horizon = until
+        if self.buffer:
+            horizon = min(horizon, self.buffer[0]["t"])
+        oldest = self.mapper.oldest_pending()
+        if oldest is not None:
+            horizon = min(horizon, oldest)
+        t = horizon - self.t0
+        if t > live.table.last_t and not self.over:
+            cues = live.tick(round(t, 4))
+            if cues:
+                self._effects(cues, None, horizon)
+        self.mapper.sync(self.state)
+
+    def _submit(self, ev: dict[str, Any]) -> None:
+        live = self.live
+        assert live is not None
+        obj = dict(ev)
+        host_t = obj["t"]
+        t = round(host_t - self.t0, 4)
+        if t < live.table.last_t:
+            obj["late_ms"] = round((live.table.last_t - t) * 1000, 1)  # written at the last time; nothing is lost
+            t = live.table.last_t
+        obj["t"] = max(t, 0.0)
+        try:
+            cues = live.submit(obj)
+        except RuleInputError as exc:
+            self.rejected.append(f"{obj}: {exc}")
+            log.warning("event not written: %s: %s", obj, exc)
+            return
+        self._effects(cues, obj, self.t0 + obj["t"])
+
+    def _effects(self, cues: list[Cue], event: dict[str, Any] | None, host_t: float | None = None) -> None:
+        """Show, light and sound what the rules said; ``host_t`` is the host time the cues belong to."""
+        self.presenter.feed(cues, self.clock(), self.state, event)
+        for c in cues:
+            if c.kind == "light":
+                self._light(c.seats, c.text)
+            elif c.kind == "sound" and self.sound is not None:
+                self.sound.play(c.text)
+            elif c.kind == "say" and self.sound is not None:
+                self.sound.announce(c.text)
+        for fn in self.on_cues:
+            fn(cues)
+        self._context(self.clock() if host_t is None else host_t)
+
+    def _context(self, now: float) -> None:
+        if self.referee is None or self.state is None:
+            return
+        st = self.state
+        battle = st.battle
+        open_ = battle is not None and battle.loser is None and not battle.awaiting_pick
+        fighters = frozenset(battle.fighters) if open_ else frozenset()
+        self.referee.context(open_, fighters, now)
+
+    def _light(self, seats: tuple[int, ...], cue: str) -> None:
+        lights = getattr(self.panels, "lights", None)
+        if lights is None:
+            return
+        for s in seats:
+            if 1 <= s <= len(self.seatmap):
+                lights.cue(self.seatmap[s - 1], cue)
+
+    # -- what to draw ----------------------------------------------------------------------------------
+
+    def view(self, now: float) -> View:
+        seats = self._seat_views(now)
+        v = View(screen="scoreboard", seats=seats, banner=self.banner, ticker=list(self.presenter.ticker))
+        st = self.state
+        if st is not None:
+            v.round = st.round
+            v.tokens_left = st.tokens - sum(st.rounds[-1].bruises)
+        if self.error is not None:
+            v.screen, v.title, v.big, v.sub = "failsafe", "THE TABLE HIT A SNAG", "PAUSED", self.error
+            v.hint = "Scores are safe in the journal. Any SET: carry on. Hold BRAWL+WAR 5 s: menu"
+            return v
+        if self.menu_open:
+            v.screen, v.title = "menu", "TABLE MENU"
+            v.options = [label for _, label in MENU_ITEMS]
+            v.cursor = self.menu_cursor
+            v.hint = "BRAWL / WAR move  -  SET choose  -  DUEL back"
+            return v
+        if self.question is not None:
+            q = self.question
+            v.screen, v.title, v.sub = "question", "THE TABLE ASKS", q.text
+            v.options = list(q.options)
+            span = max(1e-6, q.deadline - q.t)
+            v.progress = max(0.0, min(1.0, (q.deadline - now) / span))
+            v.chosen = list(q.seats)
+            return v
+        m = self.presenter.moment(now)
+        if m is not None:
+            v.screen, v.title, v.big, v.sub, v.gap = m.screen, m.title, m.big, m.sub, m.gap
+            v.progress = max(0.0, min(1.0, (now - m.start) / m.duration)) if m.start >= 0 else 0.0
+            if m.screen == "countdown":
+                v.big = countdown_label(v.progress)
+        elif st is not None and st.battle is not None and st.battle.loser is None:
+            b = st.battle
+            v.screen = "battle"
+            v.title = f"{b.kind.upper()}!" if b.purpose == "battle" else ("FINAL DUEL" if b.purpose == "final" else "TIE-BREAK")
+            v.big = " vs ".join(str(s) for s in sorted(b.fighters)) if b.fighters else ""
+            v.sub = f"declared by seat {b.declarer}" if b.declarer else ""
+            v.progress = 1.0
+        p = self.mapper.picking
+        if p is not None:
+            v.screen, v.title = "pick", "DUEL!"
+            v.sub = f"Seat {p.declarer}: pick two duellists (yourself allowed)"
+            v.cursor, v.chosen = p.cursor, list(p.chosen)
+            v.hint = "BRAWL \u25c0  WAR \u25b6  move   -   SET pick   -   DUEL un-pick"
+        chord = self.mapper.combo_progress(now)
+        if chord is not None and chord[1] > 0.5:
+            v.hint = f"panel {chord[0]}: keep holding BRAWL + WAR for the menu ({max(0.0, 5 - chord[1]):.0f} s)"
+        return v
+
+    def _seat_views(self, now: float) -> list[SeatView]:
+        st = self.state
+        out = []
+        flash = {}
+        self.mapper.feedback = [f for f in self.mapper.feedback if now - f.t < 0.6]
+        for f in self.mapper.feedback:
+            flash[f.seat] = f.text
+        pending: dict[int, int] = {}
+        for p in self.mapper.pending:
+            pending[p.seat] = pending.get(p.seat, 0) + 1
+        badges_by_seat = {seat: name for name, seat in self.device_map.badges.items()}
+        for i, panel in enumerate(self.seatmap):
+            seat = i + 1
+            sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
+            name = badges_by_seat.get(seat)
+            if name and self.device_status.get(name) == "offline":
+                sv.device = "badge offline"
+            if st is not None:
+                r = st.rounds[-1]
+                sv.points, sv.sets, sv.battle_sets, sv.bruises = r.points(seat), r.sets[i], r.battle_sets[i], r.bruises[i]
+                sv.badge = st.badge == seat
+                b = st.battle
+                if st.winner == seat:
+                    sv.role = "winner"
+                elif b is not None and b.loser is None:
+                    sv.role = "fighter" if seat in b.fighters else ("out" if seat in b.eliminated else "idle")
+                    if b.declarer == seat and seat not in b.fighters:
+                        sv.role = "declarer"
+            out.append(sv)
+        return out
+
+
+MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),
+                                     ("shutdown", "Shut down the table")]
+
+
+def countdown_label(progress: float) -> str:
+    """ "3, 2, 1, Burrito!": a quarter of the countdown moment each."""
+    words = ("3", "2", "1", "BURRITO!")
+    return words[min(len(words) - 1, max(0, int(progress * 4)))]
