@@ -504,9 +504,8 @@ class Referee:
         for ask in list(self._asks):
             done = len(ask.answers) == len(ask.q.seats) or now > ask.q.deadline
             yes = [s for s, a in ask.answers.items() if a == "yes"]
-            if ask.purpose in ("hit?", "catch?", "first?", "thrower?") and len(yes) == 1 and \
-                    ask.purpose != "first?":
-                done = True
+            if ask.purpose in ("hit?", "catch?", "thrower?", "victim?", "grab?") and len(yes) == 1:
+                done = True  # one "yes" settles it; "first?" waits for both seats, since both may claim
             if not done:
                 continue
             self._asks.remove(ask)
