@@ -118,7 +118,7 @@ def seat_positions(p: Painter, n: int) -> list[tuple[float, float]]:
 
 
 def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, highlight: bool = False) -> None:
-    cw, ch = (330, 200) if n <= 6 else (250, 160)
+    cw, ch = (390, 230) if n <= 6 else (270, 170)
     rect = pygame.Rect(0, 0, p.px(cw), p.px(ch))
     rect.center = (int(center[0]), int(center[1]))
     role = sv.role
@@ -140,7 +140,7 @@ def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, hig
         return
     p.text(str(sv.points), ch * 0.42, WHITE if role != "out" else GREY,
            (rect.left + rect.width * 0.3, rect.top + rect.height * 0.58))
-    small = ch * 0.14
+    small = ch * 0.17
     p.text(f"sets {sv.sets}", small, CYAN, (rect.left + rect.width * 0.73, rect.top + rect.height * 0.45), shadow=False)
     p.text(f"battle {sv.battle_sets}", small, GOLD, (rect.left + rect.width * 0.73, rect.top + rect.height * 0.60),
            shadow=False)
@@ -153,7 +153,7 @@ def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, hig
     if sv.badge:
         p.star((rect.right - p.px(8), rect.top + p.px(8)), p.px(ch * 0.2), GOLD)
     if sv.pending:
-        p.text(f"+{sv.pending}?", ch * 0.2, LIME, (rect.right - p.px(cw * 0.16), rect.top + rect.height * 0.45))
+        p.text(f"+{sv.pending}?", ch * 0.2, LIME, (rect.left + rect.width * 0.3, rect.top + rect.height * 0.35))
     if sv.device:
         p.text(sv.device, small, ORANGE, (rect.centerx, rect.bottom + p.px(16)), shadow=False)
     if sv.flash:
@@ -352,8 +352,8 @@ def draw_winner(p: Painter, v: View) -> None:
     # confetti: a fixed pattern (no random), so screenshots are stable
     colours = (PINK, CYAN, LIME, GOLD, ORANGE)
     for i in range(90):
-        x = (i * 733) % p.w
-        y = (i * 397 + int(v.progress * 600)) % p.h
+        x = ((i * 733) % 1000) / 1000 * p.w
+        y = (((i * 397) % 1000) / 1000 + v.progress) % 1.0 * p.h
         pygame.draw.rect(p.s, colours[i % 5], (x, y, p.px(18), p.px(34)))
     p.text(v.title or "WINNER", 110, GOLD, (p.w / 2, p.h * 0.22))
     p.text(v.big, 260, WHITE, (p.w / 2, p.h * 0.47), max_w=p.w * 0.9)
