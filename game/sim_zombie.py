@@ -121,8 +121,8 @@ class _Bot:
         if battle is None or battle.phase != "setup":
             return
         for team in zb.TEAMS:
-            while zb._cancellable(battle, team) and self.rng.random() < P_CHOOSE_CANCEL:
-                left = zb._remaining(battle, zb.OTHER[team])
+            while zb.can_cancel(battle, team) and self.rng.random() < P_CHOOSE_CANCEL:
+                left = zb.sets_left(battle, zb.OTHER[team])
                 kind = self.rng.choice(sorted(k for k, n in left.items() if n > 0))
                 yield self.emit(self.rng.uniform(0.5, 3.0), "cancel", team=team, kind=kind)
 

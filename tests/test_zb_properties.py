@@ -34,7 +34,7 @@ def _legal_cancels(state: zb.State) -> list[tuple[str, str]]:
     if battle is None or battle.phase != "setup":
         return []
     return [(team, kind) for team in zb.TEAMS if battle.cancels[team] > len(battle.chosen[team])
-            for kind, n in sorted(zb._remaining(battle, zb.OTHER[team]).items()) if n > 0]
+            for kind, n in sorted(zb.sets_left(battle, zb.OTHER[team]).items()) if n > 0]
 
 
 def _in(state: zb.State, team: str, draw: st.DrawFn, seat: st.SearchStrategy[int]) -> int:

@@ -476,9 +476,9 @@ def _on_declare(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
             cues.append(Cue(t, "say", f"{TITLE[tm]}' advantage sets: {listed}", tuple(state.teams[tm])))
         else:
             cues.append(Cue(t, "say", f"{TITLE[tm]}' advantage sets: none", tuple(state.teams[tm])))
-    if any(_cancellable(battle, tm) for tm in TEAMS):
+    if any(can_cancel(battle, tm) for tm in TEAMS):
         for tm in TEAMS:
-            if _cancellable(battle, tm):
+            if can_cancel(battle, tm):
                 cues.append(
                     Cue(t, "say", f"{TITLE[tm]}: choose {battle.cancels[tm]} of the {TITLE[OTHER[tm]]}' sets to cancel",
                         tuple(state.teams[tm]))
@@ -487,7 +487,7 @@ def _on_declare(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     _start_fight(state, battle, t, cues)
 
 
-def _remaining(battle: Battle, team: str) -> dict[str, int]:
+def sets_left(battle: Battle, team: str) -> dict[str, int]:
     """The team's own sets left after the cancellations chosen so far."""
     left = dict(battle.own[team])
     for kind in battle.chosen[OTHER[team]]:
@@ -495,8 +495,9 @@ def _remaining(battle: Battle, team: str) -> dict[str, int]:
     return left
 
 
-def _cancellable(battle: Battle, team: str) -> bool:
-    left = _remaining(battle, OTHER[team])
+def can_cancel(battle: Battle, team: str) -> bool:
+    """Whether ``team`` may still choose a cancellation: a cancelling set left, and something to cancel."""
+    left = sets_left(battle, OTHER[team])
     return battle.cancels[team] - len(battle.chosen[team]) > 0 and any(n > 0 for n in left.values())
 
 
@@ -511,7 +512,7 @@ def _check_cancel(state: State, ev: Event) -> None:
         raise RuleInputError(f"cancel by the {team}: too late, cancellations come before the battle's first grab, throw, hit or catch")
     if battle.cancels[team] - len(battle.chosen[team]) <= 0:
         raise RuleInputError(f"cancel by the {team}: they have no {side} set left to cancel with")
-    if _remaining(battle, OTHER[team]).get(kind, 0) <= 0:
+    if sets_left(battle, OTHER[team]).get(kind, 0) <= 0:
         raise RuleInputError(f"cancel by the {team}: the {OTHER[team]} have no {kind} set left to cancel")
 
 
@@ -519,7 +520,7 @@ def _on_cancel(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     battle, team, kind = state.battle, ev["team"], ev["kind"]
     assert battle is not None
     battle.chosen[team].append(kind)
-    left = _remaining(battle, OTHER[team]).get(kind, 0)
+    left = sets_left(battle, OTHER[team]).get(kind, 0)
     still = f" (they still have {left}, so it still applies)" if left else ""
     cues.append(Cue(t, "say", f"The {TITLE[team]} cancel the {TITLE[OTHER[team]]}' {kind} set{still}", tuple(state.teams[team])))
 
