@@ -151,6 +151,9 @@ class JournaledTable:
         """Check an event, journal it durably, then apply it. Bad input raises and writes nothing."""
         event = self.table.check(obj)
         cues = self.table.advance(event["t"])  # time running on is replayed identically
+        check_state = getattr(self.table.rules, "check_state", None)
+        if check_state is not None:
+            check_state(self.table.state, event)  # a move illegal right now is refused before it is written
         self.journal.append(self.game_id, len(self.table.events) + 1, event)
         cues += self.table.step(event)
         self._mark_if_over()

@@ -124,3 +124,15 @@ def test_replay_from_the_journal_equals_replay_from_the_file(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", "--journal", db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == summary_of(DEMO)
+
+
+def test_a_move_illegal_in_the_current_state_is_refused_before_it_is_journaled(tmp_path):
+    zombie = {"event": "setup", "game": "zombie-burrito", "seats": 4,
+              "options": {"teams": {"zombies": [1, 2], "survivors": [3, 4]}}}
+    with Journal(str(tmp_path / "t.db")) as journal:
+        live, _ = JournaledTable.new(journal, zombie)
+        with pytest.raises(RuleInputError, match="revive"):
+            live.submit({"t": 1.0, "event": "revive", "seat": 3})  # nobody is out: nothing to revive
+        assert journal.load(live.game_id)[1] == []
+        resumed = JournaledTable.resume(journal, live.game_id)  # and the journal still resumes
+        assert resumed.table.summary() == live.table.summary()

@@ -4,7 +4,9 @@ Each module keeps the ``game.rules.base.Rules`` contract: module-level
 ``name``, ``parse_setup``, ``new_state``, ``check_event``, ``advance``,
 ``step``, ``finish``, ``is_over`` and ``summary``; optionally
 ``opening_cues(state)`` and ``standings(summary) -> list[str]`` for the
-play-by-play. Modules are imported on first use, so a table running one game
+play-by-play, and ``check_state(state, event)``, which raises for a move that
+is illegal in the current state without changing it, so the journal never
+stores an event that ``step`` would refuse. Modules are imported on first use, so a table running one game
 does not load the others.
 """
 
