@@ -98,13 +98,13 @@ class _Eval:
         """The meals once ``move`` takes effect, and the card it brings into the hand (if any)."""
         meals = [list(m) for m in self.meals]
         me = self.seat - 1
-        card = move.get("card")
-        gained = None
+        card: str | None = move.get("card")
+        gained: str | None = None
         if move["event"] == "place":
             meals[move["meal"] - 1].append(card)
         elif move["event"] == "choose":
             gained = move["item"]
-        elif move["event"] == "play":
+        elif move["event"] == "play" and card is not None:
             kind = self.kinds[card]
             if kind == "crafty-crow":
                 target = meals[move["target"] - 1]
