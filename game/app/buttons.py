@@ -80,12 +80,7 @@ class ButtonMapper:
 
     def handle(self, ev: SeatEvent, state: Any) -> list[dict[str, Any]]:
         """One seat event against the rules state as the table sees it now; returns table events to queue."""
-        down = self._down.setdefault(ev.seat, {})
-        if ev.action == "press":
-            down[ev.button] = ev.t
-        elif ev.action == "release":
-            down.pop(ev.button, None)
-            self._combo_fired.discard(ev.seat)
+        down = self.track(ev)
         seat = self.game_seat.get(ev.seat)
         if seat is None:
             if ev.action == "press":
@@ -102,6 +97,16 @@ class ButtonMapper:
                 return []  # the start of the menu chord, not a battle call
             return [{"t": ev.t, "event": "declare", "seat": seat, "battle": BATTLE_BUTTONS[ev.button]}]
         return []
+
+    def track(self, ev: SeatEvent) -> dict[str, float]:
+        """Keep which buttons of the panel are down (for the menu chord); returns them."""
+        down = self._down.setdefault(ev.seat, {})
+        if ev.action == "press":
+            down[ev.button] = ev.t
+        elif ev.action == "release":
+            down.pop(ev.button, None)
+            self._combo_fired.discard(ev.seat)
+        return down
 
     def _set(self, ev: SeatEvent, seat: int) -> list[dict[str, Any]]:
         if ev.action == "press":

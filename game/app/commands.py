@@ -24,6 +24,39 @@ def add_commands(subparsers: Any) -> None:
     demo.add_argument("--no-referee", action="store_true", help="bots feed table events directly even if the referee is there")
     demo.add_argument("--max-seconds", type=float, default=900.0, help=argparse.SUPPRESS)
     demo.set_defaults(func=cmd_demo)
+    add_play(subparsers)
+
+
+def add_play(subparsers: Any) -> None:
+    play = subparsers.add_parser(
+        "play", help="run the table: lobby, live scoreboard, calls, sound (simulation mode without hardware)",
+        description="The table app. Seats join in the lobby; the referee and the rules run the game; the journal keeps "
+                    "every event, and an unfinished game is offered for resume. Without GPIO or a receiver it runs in "
+                    "simulation mode and says so: keys press the seat buttons, F9/F10/F11 throw virtual burritos.")
+    play.add_argument("--sim", action="store_true", help="simulation mode: mock pins and virtual devices")
+    play.add_argument("--config", metavar="FILE", help="pin map TOML (default: the user file, else the shipped one)")
+    play.add_argument("--journal", metavar="DB", help="SQLite journal (default ~/.local/share/burrito-table/journal.db)")
+    play.add_argument("--port", help="receiver port (default $BURRITO_RECEIVER or hwgrep://303a:1001)")
+    play.add_argument("--pairings", metavar="FILE", help="pairing file (default ~/.config/burrito-table/pairings.json)")
+    play.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    play.add_argument("--size", metavar="WxH", help="screen size, e.g. 1920x1080 (default: the display's)")
+    play.add_argument("--headless", action="store_true", help="SDL's dummy drivers (tests)")
+    play.add_argument("--mute", action="store_true", help="no sound")
+    play.add_argument("--audio-device", metavar="NAME", help="audio output device, by (part of) its name")
+    play.add_argument("--shutdown-command", default="", metavar="CMD",
+                      help="run when the table menu's shut down is chosen (kiosk: 'sudo -n /usr/bin/systemctl poweroff')")
+    play.add_argument("--max-frames", type=int, default=0, help=argparse.SUPPRESS)
+    play.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from game.app.runner import run_play
+
+    try:
+        return run_play(args)
+    except ValueError as exc:
+        print(f"burrito-table: play: {exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.app.buttons import ButtonMapper
+from game.app.buttons import ButtonMapper, Feedback
 from game.app.present import Presenter, SeatView, View
 from game.journal import Journal, JournaledTable
 from game.rules.base import Cue, RuleInputError
@@ -90,6 +90,7 @@ class TableApp:
         self.rejected: list[str] = []
         self.last_seen_edge: float | None = None
         self.on_cues: list[Callable[[list[Cue]], None]] = []
+        self.lobby: Lobby | None = None
 
     # -- game start ---------------------------------------------------------------------------------
 
@@ -149,8 +150,34 @@ class TableApp:
         """A table event on host time from outside the panels (the demo's bots, the sim controls)."""
         self.buffer.append(event)
 
+    def open_lobby(self) -> None:
+        """Back to the lobby (at start, or after a restart), offering the newest unfinished game."""
+        self.live = None
+        self.buffer.clear()
+        self.presenter = Presenter(self.presenter.pace)
+        resume = None
+        for game_id in self.journal.unfinished()[:1]:
+            try:
+                setup, events = self.journal.load(game_id)
+                resume = (game_id, f"game {game_id}: {setup.get('seats')} seats, {len(events)} events so far")
+            except Exception as exc:  # noqa: BLE001 - a damaged game is not offered; it stays in the journal
+                log.warning("unfinished game %s cannot be offered: %s", game_id, exc)
+        self.lobby = Lobby(self.panels.pinmap.seats, resume)
+
+    def abandon(self) -> None:
+        """Restart: the game in progress is closed in the journal (kept for replay) and the lobby opens."""
+        if self.live is not None:
+            self.journal.mark_finished(self.live.game_id)
+        self.open_lobby()
+
     def seat_event(self, ev: SeatEvent) -> None:
         self.last_seen_edge = ev.t
+        if self.lobby is not None and not self.menu_open:
+            self.mapper.track(ev)  # the menu chord works in the lobby too (shut down without a keyboard)
+            if ev.action == "press":
+                self.mapper.feedback.append(Feedback(ev.t, ev.seat, ev.button))
+            self.lobby.seat_event(ev)
+            return
         if self.menu_open:
             self._menu(ev)
             return
@@ -209,6 +236,15 @@ class TableApp:
                     self.device_event(q.get_nowait())
                 except queue.Empty:
                     break
+        lobby = self.lobby
+        if lobby is not None and lobby.choice is not None:
+            self.lobby = None
+            if lobby.choice == "resume" and lobby.resume is not None:
+                self.resume(lobby.resume[0])
+            else:
+                self.seatmap = sorted(lobby.joined)
+                self.mapper = ButtonMapper(self.seatmap)
+                self.start(lobby.setup())
         if self.error is not None or self.live is None:
             return
         if self.referee is not None:
@@ -306,6 +342,13 @@ class TableApp:
     # -- what to draw ----------------------------------------------------------------------------------
 
     def view(self, now: float) -> View:
+        if self.lobby is not None and self.error is None and not self.menu_open:
+            v = self.lobby.view(self.banner)
+            self.mapper.feedback = [f for f in self.mapper.feedback if now - f.t < 0.6]
+            for f in self.mapper.feedback:
+                if 1 <= f.seat <= len(v.seats):
+                    v.seats[f.seat - 1].flash = f.text
+            return v
         seats = self._seat_views(now)
         v = View(screen="scoreboard", seats=seats, banner=self.banner, ticker=list(self.presenter.ticker))
         st = self.state
@@ -384,6 +427,62 @@ class TableApp:
                         sv.role = "declarer"
             out.append(sv)
         return out
+
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [("standard", {}), ("small room", {"small_room": True})]
+
+
+class Lobby:
+    """Before a game: panels join by pressing any button, choose the variant, start; or resume an unfinished game.
+
+    A joined panel: BRAWL / WAR change the variant, DUEL starts (two or more joined), hold SET leaves.
+    With a resume offer on screen: SET on any panel resumes it, DUEL sets it aside for a new game.
+    """
+
+    def __init__(self, panels: int, resume: tuple[int, str] | None = None) -> None:
+        self.panels = panels
+        self.joined: set[int] = set()
+        self.variant = 0
+        self.resume = resume  # (game id, description)
+        self.choice: str | None = None  # "start" or "resume"
+
+    def seat_event(self, ev: SeatEvent) -> None:
+        if self.resume is not None:
+            if ev.action == "press" and ev.button == "SET":
+                self.choice = "resume"
+            elif ev.action == "press" and ev.button == "DUEL":
+                self.resume = None
+            return
+        if ev.action == "hold" and ev.button == "SET":
+            self.joined.discard(ev.seat)
+            return
+        if ev.action != "press":
+            return
+        if ev.seat not in self.joined:
+            self.joined.add(ev.seat)
+        elif ev.button in ("BRAWL", "WAR"):
+            self.variant = (self.variant + (1 if ev.button == "WAR" else -1)) % len(VARIANTS)
+        elif ev.button == "DUEL" and len(self.joined) >= 2:
+            self.choice = "start"
+
+    def setup(self) -> dict[str, Any]:
+        n = len(self.joined)
+        options = dict(VARIANTS[self.variant][1])
+        if n > 6:
+            options["two_decks"] = True
+        return {"event": "setup", "game": "throw-throw-burrito", "seats": n, "options": options}
+
+    def view(self, banner: str) -> View:
+        seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")
+                 for p in range(1, self.panels + 1)]
+        n = len(self.joined)
+        if self.resume is not None:
+            return View("resume", seats, title="UNFINISHED GAME", sub=self.resume[1],
+                        hint="SET: carry on with it    DUEL: new game", banner=banner)
+        sub = f"{n} seat{'s' if n != 1 else ''} ready" + (" - DUEL on a ready seat starts" if n >= 2 else "")
+        return View("lobby", seats, title="Throw Throw Burrito", options=[v for v, _ in VARIANTS],
+                    cursor=self.variant, sub=sub if n else "press any button to join",
+                    hint="BRAWL / WAR: variant    hold SET: leave", banner=banner)
 
 
 MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),

@@ -218,3 +218,202 @@ def _demo_loop(app: Any, bots: Any, clock: Any, screen: Any, speed: float, headl
             print(f"burrito-table: demo: no winner after {max_seconds:g} s of table time", file=sys.stderr)
             return 1
         pacer.wait()
+
+
+# -- burrito-table play ---------------------------------------------------------------------------------------------
+
+SIM_HELP = ("sim: TAB burrito  \u2190/\u2192 thrower  \u2191/\u2193 target  F9 hit  F10 miss  F11 catch  "
+            "(seat keys: docs/hardware.md)")
+
+
+class SimControls:
+    """Keyboard controls for virtual burritos in ``play --sim``: pick a burrito, a thrower and a target, then
+    F9 hit / F10 miss / F11 catch. The throw is sent as virtual device events over the pty (the referee calls it);
+    without the referee it goes to the table as table events, as the demo's bots do."""
+
+    def __init__(self, app: Any, rig: Any, clock: Callable[[], float]) -> None:
+        self.app, self.rig, self.clock = app, rig, clock
+        self.burrito, self.thrower, self.target = 1, 1, 2
+
+    def seats(self) -> int:
+        return max(2, len(self.app.seatmap))
+
+    def key(self, name: str) -> bool:
+        from game.app.sim import emit
+
+        n = self.seats()
+        if name == "tab":
+            self.burrito = 2 if self.burrito == 1 else 1
+        elif name in ("left", "right"):
+            self.thrower = (self.thrower + (1 if name == "right" else -1) - 1) % n + 1
+        elif name in ("up", "down"):
+            self.target = (self.target + (1 if name == "up" else -1) - 1) % n + 1
+        elif name in ("f9", "f10", "f11"):
+            outcome = {"f9": "hit", "f10": "miss", "f11": "catch"}[name]
+            t = self.clock() + 0.05
+            dev = f"burrito-{self.burrito}"
+            emit(self.rig, dev, "pickup", t)
+            emit(self.rig, dev, "launch", t + 0.3)
+            land = t + 0.7
+            if outcome == "catch":
+                emit(self.rig, dev, "catch", land, 1.5)
+            else:
+                emit(self.rig, dev, "impact", land, 3.0)
+                if outcome == "hit":
+                    emit(self.rig, f"badge-{self.target}", "impact", land + 0.002, 2.5)
+            if not self.app.use_referee:
+                b, s, tg = self.burrito, self.thrower, self.target
+                self.app.inject({"t": t, "event": "grab", "seat": s, "burrito": b, "source": "sim-keys"})
+                self.app.inject({"t": t + 0.3, "event": "throw", "seat": s, "burrito": b, "source": "sim-keys"})
+                last = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
+                        "catch": {"event": "catch", "seat": tg}}[outcome]
+                self.app.inject(dict(last, t=land, burrito=b, source="sim-keys"))
+        else:
+            return False
+        return True
+
+    def hint(self) -> str:
+        return (f"burrito {self.burrito}: seat {self.thrower} throws at seat {self.target}   "
+                "F9 hit  F10 miss  F11 catch   TAB/arrows choose")
+
+
+def _receiver_present(port: str) -> bool:
+    if not port.startswith("hwgrep://"):
+        return os.path.exists(port)
+    from serial.tools import list_ports
+
+    return any(True for _ in list_ports.grep(port[len("hwgrep://"):]))
+
+
+def run_play(args: Any, out: TextIO = sys.stdout) -> int:
+    """The table: lobby, game, screens, sound; simulation mode when asked or when no GPIO or receiver is found."""
+    import pygame
+
+    from firmware_bridge.host import DeviceHost, PairingStore
+    from game.app.loop import DeviceMap, TableApp
+    from game.app.screens import draw
+    from game.app.sim import open_sim
+    from game.journal import Journal, JournalError
+    from hardware.gpio import FactoryError, make_factory
+    from hardware.panels import open_table
+    from hardware.pinmap import PinMapError, load_pinmap
+
+    try:
+        pinmap = load_pinmap(args.config)
+    except PinMapError as exc:
+        for problem in exc.problems:
+            print(f"burrito-table: {problem}", file=sys.stderr)
+        return 2
+    port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
+    sim = args.sim
+    if not sim:
+        try:
+            factory = make_factory()
+            if type(factory).__name__ == "MockFactory":
+                sim = True
+                print("GPIOZERO_PIN_FACTORY is mock: simulation mode.", file=out)
+        except FactoryError as exc:
+            print(f"No GPIO here ({exc}): simulation mode.", file=out)
+            sim = True
+    if not sim and not _receiver_present(port):
+        print(f"No receiver found at {port}: simulation mode.", file=out)
+        sim = True
+    reason = None if args.headless else display_reason()
+    headless = reason is None
+    if headless:
+        go_headless()
+        if not args.headless:
+            print("No display found: running headless (nothing to see; use --headless on purpose).", file=out)
+    journal_path = Path(args.journal or Path.home() / ".local/share/burrito-table/journal.db").expanduser()
+    journal_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        journal = Journal(str(journal_path))
+    except JournalError as exc:
+        print(f"burrito-table: {exc}", file=sys.stderr)
+        return 2
+    sound = None
+    if not args.mute and not headless:
+        from game.app.sound import AudioDeviceError, Sound
+
+        try:
+            sound = Sound.open(device=args.audio_device)
+        except AudioDeviceError as exc:
+            print(f"burrito-table: {exc}", file=sys.stderr)
+            return 2
+    clock = time.monotonic
+    rig = None
+    host = None
+    if sim:
+        rig = open_sim(clock, pinmap)
+        panels, host, device_map = rig.panels, rig.host, rig.device_map
+    else:
+        panels = open_table(pinmap, factory)
+        store = PairingStore(args.pairings or Path.home() / ".config/burrito-table/pairings.json")
+        device_map = DeviceMap({p.name: int(p.name.split("-")[1]) for p in store.all() if p.kind == "burrito"},
+                               {p.name: p.seat for p in store.all() if p.kind == "badge" and p.seat})
+        host = DeviceHost(port, store).start()
+    app = TableApp(panels=panels, journal=journal, clock=clock, seatmap=list(range(1, pinmap.seats + 1)),
+                   devices=host, device_map=device_map, sound=sound,
+                   banner="SIMULATION MODE - keys press the seat buttons" if sim else "")
+    app.open_lobby()
+    controls = SimControls(app, rig, clock) if rig is not None else None
+    screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
+    status = 0
+    frames = 0
+    try:
+        next_step = clock()
+        while True:
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT:
+                    return 0
+                if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+                    name = pygame.key.name(ev.key)
+                    if ev.type == pygame.KEYDOWN and name == "escape" and (sim or args.windowed):
+                        return 0
+                    if panels.keyboard is not None and panels.keyboard.key(name, ev.type == pygame.KEYDOWN):
+                        continue
+                    if controls is not None and ev.type == pygame.KEYDOWN:
+                        controls.key(name)
+                elif ev.type == pygame.WINDOWFOCUSLOST and panels.keyboard is not None:
+                    panels.keyboard.release_all()
+            steps = 0
+            now = clock()
+            while next_step <= now and steps < MAX_CATCH_UP:
+                app.step(next_step)
+                next_step += STEP_S
+                steps += 1
+            if next_step < now:  # too far behind: drop the backlog rather than spiral
+                next_step = now
+            view = app.view(now)
+            if controls is not None and not view.hint and app.live is not None:
+                view.hint = controls.hint()
+            draw(screen, view)
+            if not headless:
+                pygame.display.flip()
+            for req in app.requests:
+                if req == "restart":
+                    app.abandon()
+                elif req == "shutdown":
+                    print("shut down requested from the table menu", file=out)
+                    status = 3 if not sim else 0
+                    return status
+            app.requests.clear()
+            frames += 1
+            if args.max_frames and frames >= args.max_frames:
+                return 0
+            delay = next_step - clock()
+            if delay > 0:
+                time.sleep(delay)
+    finally:
+        if rig is not None:
+            rig.close()
+        else:
+            if host is not None:
+                host.stop()
+            panels.close()
+        journal.close()
+        if sound is not None:
+            sound.close()
+        pygame.quit()
+        if status == 3 and args.shutdown_command:
+            os.system(args.shutdown_command)  # noqa: S605 - the operator's configured command (kiosk: poweroff)
