@@ -133,3 +133,19 @@ def test_a_move_stamped_inside_the_block_window_exits_2(capsys, tmp_path):
     path = write(tmp_path, [ev(1, "place", 1, card=I3, meal=1), ev(3.5, "discard", 2, card=I1)], {1: [I3]}, [])
     code, out, err = replay(capsys, path)
     assert code == 2 and out == "" and "line 3:" in err and "block window" in err
+
+
+def test_an_illegal_move_changes_nothing_and_the_journal_does_not_store_it(tmp_path):
+    from game.journal import Journal, JournaledTable
+    from game.rules import taco_vs_burrito as tvb
+    from game.rules.base import RuleInputError
+
+    setup = json.loads(log_lines([], deck=deal({1: [I3]}, []))[0])
+    with Journal(str(tmp_path / "j.sqlite")) as journal:
+        live, _ = JournaledTable.new(journal, setup)
+        live.submit({"t": 1.0, "event": "place", "seat": 1, "card": I3, "meal": 1})
+        before = (tvb.summary(live.table.state), live.table.state.t)
+        with pytest.raises(RuleInputError, match="seat 2 blocks without a no-bueno"):
+            live.submit({"t": 2.0, "event": "block", "seat": 2})
+        assert (tvb.summary(live.table.state), live.table.state.t) == before
+        assert len(journal.load(live.game_id)[1]) == 1

@@ -423,22 +423,30 @@ def is_over(state: State) -> bool:
 # --- events --------------------------------------------------------------------------------
 
 
-def step(state: State, ev: Event) -> list[Cue]:
-    """Apply one checked event at its time (``advance`` to it first); an illegal move raises ``RuleInputError``."""
+def check_state(state: State, ev: Event) -> None:
+    """Raise ``RuleInputError`` if a checked event is illegal in this state; changes nothing.
+
+    ``step`` calls it first, so a bad event never half-applies; a live table calls it (after
+    ``advance`` to the event's time) before journaling.
+    """
     if state.phase == "over":
         raise RuleInputError(f"event '{ev['event']}' after the game is over")
     t = ev["t"]
     if t < state.t:
         raise RuleInputError(f"time goes backwards: t={t} after t={state.t}")
-    state.t = t
-    cues: list[Cue] = []
     kind = ev["event"]
     seat = ev["seat"]
+    p = state.pending
     if kind == "block":
-        _on_block(state, ev, t, cues)
-        return cues
+        if state.phase != "window" or p is None:
+            raise RuleInputError(f"seat {seat} blocks, but no card is waiting in the block window")
+        if p.top_seat == seat:
+            what = "its own card" if not p.chain else "its own No Bueno"
+            raise RuleInputError(f"seat {seat} cannot block {what}")
+        if "no-bueno" not in state.hands[seat - 1]:
+            raise RuleInputError(f"seat {seat} blocks without a no-bueno in hand")
+        return
     if state.phase == "window":
-        p = state.pending
         assert p is not None
         raise RuleInputError(
             f"seat {seat}'s {kind} at t={t:g} comes before seat {p.seat}'s {p.card} leaves the block window"
@@ -449,21 +457,41 @@ def step(state: State, ev: Event) -> list[Cue]:
         assert fight is not None and fight.winner is not None
         if kind != "choose":
             raise RuleInputError(f"seat {seat}'s {kind}: seat {fight.winner} must first choose a Food Fight card")
-        _on_choose(state, ev, t, cues)
-        return cues
+        if seat != fight.winner:
+            raise RuleInputError(f"seat {seat} chooses, but seat {fight.winner} won the Food Fight")
+        if ev["item"] not in [c for _, c in fight.flipped]:
+            raise RuleInputError(f"seat {seat} chooses {ev['item']}, which was not flipped in this Food Fight")
+        return
     if kind == "choose":
         raise RuleInputError(f"seat {seat} chooses, but no Food Fight is waiting for a choice")
     if seat != state.turn:
         raise RuleInputError(f"seat {seat} moved out of turn: it is seat {state.turn}'s turn")
-    hand = state.hands[seat - 1]
     card = ev["card"]
-    if card not in hand:
+    if card not in state.hands[seat - 1]:
         raise RuleInputError(f"seat {seat} has no {card} in hand")
     if kind == "place":
         if state.kinds[card] not in PLACEABLE:
             raise RuleInputError(f"cannot place {card} in a meal: only Ingredients, Tummy Aches and Hot Sauce Bosses")
     elif kind == "play":
         _check_play(state, ev)
+
+
+def step(state: State, ev: Event) -> list[Cue]:
+    """Apply one checked event at its time (``advance`` to it first); an illegal move raises ``RuleInputError``."""
+    check_state(state, ev)
+    t = ev["t"]
+    state.t = t
+    cues: list[Cue] = []
+    kind = ev["event"]
+    seat = ev["seat"]
+    if kind == "block":
+        _on_block(state, ev, t, cues)
+        return cues
+    if kind == "choose":
+        _on_choose(state, ev, t, cues)
+        return cues
+    hand = state.hands[seat - 1]
+    card = ev["card"]
     hand.remove(card)
     state.turns += 1
     if kind == "discard":
@@ -534,14 +562,8 @@ def _move_text(state: State, ev: Event) -> str:
 def _on_block(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     seat = ev["seat"]
     p = state.pending
-    if state.phase != "window" or p is None:
-        raise RuleInputError(f"seat {seat} blocks, but no card is waiting in the block window")
-    if p.top_seat == seat:
-        what = "its own card" if not p.chain else "its own No Bueno"
-        raise RuleInputError(f"seat {seat} cannot block {what}")
+    assert p is not None  # check_state made sure
     hand = state.hands[seat - 1]
-    if "no-bueno" not in hand:
-        raise RuleInputError(f"seat {seat} blocks without a no-bueno in hand")
     hand.remove("no-bueno")
     p.chain.append(seat)
     # "you can block a No Bueno with another No Bueno to make it a Si Bueno! And yes, you can keep
@@ -707,11 +729,7 @@ def _on_choose(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     fight = state.fight
     assert fight is not None and fight.winner is not None
     seat, item = ev["seat"], ev["item"]
-    if seat != fight.winner:
-        raise RuleInputError(f"seat {seat} chooses, but seat {fight.winner} won the Food Fight")
     cards = [c for _, c in fight.flipped]
-    if item not in cards:
-        raise RuleInputError(f"seat {seat} chooses {item}, which was not flipped in this Food Fight")
     cards.remove(item)
     state.fight = None
     state.phase = "move"
