@@ -105,10 +105,10 @@ def test_r3_first_contact_decides_a_bounce_into_another_badge_is_no_second_hit()
 def test_r3_contact_followed_by_a_long_fall_with_no_badge_is_asked_not_called_a_miss() -> None:
     ref = duel()
     evs = throw("burrito-1", 1.0, 1.5) + [dev("burrito-1", "bounce", 1.9)]
-    out = run(ref, evs, until=3.0)
+    out = run(ref, evs, until=1.5 + R.MISS_SETTLE_S + 0.1)
     qs = questions(out)
     assert calls(out) == [] and len(qs) == 1 and qs[0].seats == (1, 2)
-    out = run_answers(ref, qs[0], {2: "yes", 1: "no"}, 3.1)
+    out = run_answers(ref, qs[0], {2: "yes", 1: "no"}, 4.0)
     assert calls(out) == [("hit", 2)] and out[-1]["evidence"]["confirmed_by_people"] is True
 
 
@@ -191,7 +191,7 @@ def test_r5_one_burrito_on_two_badges_at_once_is_asked_and_clearly_first_is_call
 def test_r7_badge_offline_asks_that_fighter_and_no_answer_gives_no_bruise() -> None:
     ref = duel()
     evs: list = [LinkEvent(0.5, "badge-2", "badge", "offline", "no frame for 3.0 s")] + throw("burrito-1", 1.0, 1.5)
-    out = run(ref, evs, until=3.0)
+    out = run(ref, evs, until=1.5 + R.MISS_SETTLE_S + 0.1)
     qs = questions(out)
     assert calls(out) == [] and qs[0].seats == (2,)
     out = ref.poll(qs[0].deadline + 0.01)
@@ -200,8 +200,8 @@ def test_r7_badge_offline_asks_that_fighter_and_no_answer_gives_no_bruise() -> N
 
 def test_r7_badge_offline_confirmed_hit_is_journaled_as_confirmed_by_people() -> None:
     ref = duel()
-    out = run(ref, [LinkEvent(0.5, "badge-2", "badge", "offline", "x")] + throw("burrito-1", 1.0, 1.5), until=3.0)
-    out = run_answers(ref, questions(out)[0], {2: "yes"}, 3.5)
+    out = run(ref, [LinkEvent(0.5, "badge-2", "badge", "offline", "x")] + throw("burrito-1", 1.0, 1.5), until=3.6)
+    out = run_answers(ref, questions(out)[0], {2: "yes"}, 4.0)
     assert calls(out) == [("hit", 2)]
     assert out[0]["evidence"]["confirmed_by_people"] and out[0]["evidence"]["answers"] == {"2": "yes"}
 
@@ -231,7 +231,7 @@ def test_r10_throw_again_after_a_miss_then_a_hit_still_counts_in_the_rules() -> 
     ref = duel()
     evs = throw("burrito-1", 1.0, 1.5) + [dev("burrito-1", "bounce", 1.6)] + throw("burrito-1", 3.5, 4.0) + [
         dev("badge-2", "impact", 4.001)]
-    out = run(ref, evs, until=6.0)
+    out = run(ref, evs, until=7.0)
     assert calls(out) == [("miss", None), ("throw", 1), ("hit", 2)]
     table, _ = Table.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
     table.apply(table.check({"t": 0.0, "event": "declare", "seat": 3, "battle": "duel"}))
@@ -244,14 +244,14 @@ def test_r10_throw_again_after_a_miss_then_a_hit_still_counts_in_the_rules() -> 
 
 def test_r11_challenge_of_a_miss_overturned_gives_the_confirmed_victim_the_loss_as_a_foul() -> None:
     ref = duel()
-    out = run(ref, throw("burrito-1", 1.0, 1.5), until=2.6)
+    out = run(ref, throw("burrito-1", 1.0, 1.5), until=3.6)
     assert calls(out) == [("miss", None)]
-    assert ref.seat(SeatEvent(3.0, 1, "SET", "hold"))
-    q = questions(ref.poll(3.0))[0]
+    assert ref.seat(SeatEvent(4.0, 1, "SET", "hold"))
+    q = questions(ref.poll(4.0))[0]
     assert q.options == ("right", "wrong") and 1 in q.seats
-    out = run_answers(ref, q, {1: "wrong", 2: "wrong"}, 3.5)
+    out = run_answers(ref, q, {1: "wrong", 2: "wrong"}, 4.5)
     q2 = questions(out)[0]
-    out = run_answers(ref, q2, {2: "yes"}, 4.0)
+    out = run_answers(ref, q2, {2: "yes"}, 5.0)
     assert calls(out) == [("foul", 2)] and "overturned" in out[0]["evidence"]["decided"]
     assert ref.challenges[0]["upheld"] is False
 
