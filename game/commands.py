@@ -1,4 +1,7 @@
-"""The game's subcommands: ``replay`` (a log file) and ``demo`` (the built-in game)."""
+"""The game's log subcommands: ``replay`` (a log file or a journal) and ``record`` (a log into a journal).
+
+The live table's ``play`` and ``demo`` live in ``game.app.commands``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable
-from importlib import resources
 from typing import Any
 
 import time
@@ -16,7 +18,6 @@ from game.log import LogError, Table, read_log, run_log
 from game.rules.base import RuleInputError
 from game.rules.base import Cue
 
-DEMO_LOG = "demo-throw-throw-burrito.jsonl"
 
 
 def add_commands(subparsers: Any) -> None:

@@ -124,10 +124,3 @@ def test_the_console_script_runs_replay_in_a_fresh_process(tmp_path):
     path = write(tmp_path, lines(hit_battle(3, 2, "brawl", thrower=3, target=1)))
     done = subprocess.run([sys.executable, "-m", "game", "replay", path, "--json"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and json.loads(done.stdout)["battles"][0]["loser"] == 1
-
-
-def test_demo_plays_a_complete_two_round_game_and_prints_the_final_standings(capsys):
-    assert main(["demo"]) == 0
-    out = capsys.readouterr().out
-    assert "Round 1 - won by seat" in out and "Fear Me badge: seat" in out and "Winner: seat" in out
-    assert "FINAL DUEL" in out
