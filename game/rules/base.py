@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 Event = dict[str, Any]
@@ -142,3 +143,46 @@ def check_time(obj: dict[str, Any]) -> float:
     if "t" not in obj:
         raise RuleInputError("missing field 't'")
     return need_number(obj, "t")
+
+
+def setup_options(obj: dict[str, Any], known: Iterable[str]) -> dict[str, Any]:
+    """The setup line's ``options`` object, checked: it is the setup event, the options are an object, no name unknown.
+
+    A misspelt option silently ignored would change the game, so unknown names are bad input.
+    """
+    if obj.get("event") != "setup":
+        raise RuleInputError("the first line must be the setup event")
+    raw = obj.get("options", {})
+    if not isinstance(raw, dict):
+        raise RuleInputError(f"setup 'options' must be an object, got {raw!r}")
+    known = tuple(known)
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise RuleInputError(f"unknown setup option(s): {', '.join(unknown)} (known: {', '.join(known)})")
+    return raw
+
+
+def need_seats(obj: dict[str, Any], most: int, hint: str = "") -> int:
+    """The setup's ``seats``: a whole number 2..``most``."""
+    if "seats" not in obj:
+        raise RuleInputError("setup is missing 'seats'")
+    seats = obj["seats"]
+    if type(seats) is not int or not 2 <= seats <= most:
+        raise RuleInputError(f"setup 'seats' must be 2-{most}{hint}, got {seats!r}")
+    return seats
+
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def splitmix64(x: int) -> tuple[int, int]:
+    """One splitmix64 step: ``(new state, 64-bit output)``.
+
+    The rules' own PRNG: its whole state is one int kept in the game state, so
+    there is no global random and the same seed gives the same draws.
+    """
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)

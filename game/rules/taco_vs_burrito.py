@@ -40,6 +40,8 @@ from game.rules.base import (
     need_choice,
     need_int,
     need_number,
+    need_seats,
+    setup_options,
 )
 
 name = "taco-vs-burrito"
@@ -182,20 +184,9 @@ def load_catalog(path: str | None = None) -> Catalog:
 
 def parse_setup(obj: dict[str, Any], catalog: Catalog | None = None) -> Setup:
     """Check line 1: 2-6 seats and the options ``seed``, ``deck``, ``first``, ``variant``, ``no_bueno_window_ms``."""
-    if obj.get("event") != "setup":
-        raise RuleInputError("the first line must be the setup event")
+    raw = setup_options(obj, ("seed", "deck", "first", "variant", "no_bueno_window_ms"))
     cat = catalog if catalog is not None else load_catalog()
-    if "seats" not in obj:
-        raise RuleInputError("setup is missing 'seats'")
-    seats = obj["seats"]
-    if type(seats) is not int or not 2 <= seats <= 6:
-        raise RuleInputError(f"setup 'seats' must be 2-6, got {seats!r}")
-    raw = obj.get("options", {})
-    if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'options' must be an object, got {raw!r}")
-    unknown = sorted(set(raw) - {"seed", "deck", "first", "variant", "no_bueno_window_ms"})
-    if unknown:
-        raise RuleInputError(f"unknown setup option(s): {', '.join(unknown)}")
+    seats = need_seats(obj, 6)
     options: dict[str, Any] = {
         "seed": 0,
         "deck": None,

@@ -32,6 +32,9 @@ from game.rules.base import (
     need_choice,
     need_int,
     need_number,
+    need_seats,
+    setup_options,
+    splitmix64,
 )
 
 name = "throw-throw-burrito"
@@ -58,14 +61,7 @@ EPS = 1e-9  # seconds; keeps "at most N ms apart" exact against float rounding
 
 def parse_setup(obj: dict[str, Any]) -> Setup:
     """Check line 1. "Players: 2-6"; "2 Decks ... up to 12 players"."""
-    if obj.get("event") != "setup":
-        raise RuleInputError("the first line must be the setup event")
-    raw = obj.get("options", {})
-    if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'options' must be an object, got {raw!r}")
-    unknown = sorted(set(raw) - set(OPTION_DEFAULTS))
-    if unknown:
-        raise RuleInputError(f"unknown setup option(s): {', '.join(unknown)}")
+    raw = setup_options(obj, OPTION_DEFAULTS)
     options = dict(OPTION_DEFAULTS)
     options["two_decks"] = need_bool(raw, "two_decks", False)
     options["small_room"] = need_bool(raw, "small_room", False)
@@ -76,13 +72,8 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
         if type(raw["seed"]) is not int:
             raise RuleInputError(f"setup option 'seed' must be a whole number, got {raw['seed']!r}")
         options["seed"] = raw["seed"]
-    most = 12 if options["two_decks"] else 6
-    if "seats" not in obj:
-        raise RuleInputError("setup is missing 'seats'")
-    seats = obj["seats"]
-    if type(seats) is not int or not 2 <= seats <= most:
-        deck = "with two decks" if options["two_decks"] else "with one deck (12 with two_decks)"
-        raise RuleInputError(f"setup 'seats' must be 2-{most} {deck}, got {seats!r}")
+    hint = "" if options["two_decks"] else " with one deck (12 with two_decks)"
+    seats = need_seats(obj, 12 if options["two_decks"] else 6, hint)
     return Setup(game=name, seats=seats, options=options)
 
 
@@ -216,12 +207,9 @@ def _new_round(number: int, seats: int) -> Round:
 
 
 def _random_seat(state: State) -> int:
-    """splitmix64 on the state's own seed: no global random, same log -> same draw."""
-    state.rng = (state.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = state.rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return (z ^ (z >> 31)) % state.seats + 1
+    """A seat drawn with the state's own splitmix64: no global random, same log -> same draw."""
+    state.rng, out = splitmix64(state.rng)
+    return out % state.seats + 1
 
 
 def opening_cues(state: State) -> list[Cue]:

@@ -39,12 +39,16 @@ from game.rules.base import (
     Cue,
     Event,
     RuleInputError,
+    MASK64,
     Setup,
     check_time,
     need_bool,
     need_choice,
     need_int,
     need_number,
+    need_seats,
+    setup_options,
+    splitmix64,
 )
 
 name = "zombie-burrito"
@@ -73,7 +77,6 @@ OPTION_KEYS = ("teams", "seed", "tie_window_ms", "catalog")
 EFFECTS = ("lives", "revives", "text")
 KIND_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 EPS = 1e-9  # seconds; keeps "at most N ms apart" exact against float rounding
-MASK = 0xFFFFFFFFFFFFFFFF
 
 Catalog = dict[str, dict[str, dict[str, Any]]]
 """``{"zombie": {KIND: {"lives": n, "revives": n, "text": str}}, "survivor": {...}}``."""
@@ -158,19 +161,8 @@ def _default_catalog() -> Catalog:
 
 def parse_setup(obj: dict[str, Any]) -> Setup:
     """Check line 1. "2-6 players"; teams balanced with "1 extra Zombie" for an odd count."""
-    if obj.get("event") != "setup":
-        raise RuleInputError("the first line must be the setup event")
-    raw = obj.get("options", {})
-    if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'options' must be an object, got {raw!r}")
-    unknown = sorted(set(raw) - set(OPTION_KEYS))
-    if unknown:
-        raise RuleInputError(f"unknown setup option(s): {', '.join(unknown)} (known: {', '.join(OPTION_KEYS)})")
-    if "seats" not in obj:
-        raise RuleInputError("setup is missing 'seats'")
-    seats = obj["seats"]
-    if type(seats) is not int or not 2 <= seats <= 6:
-        raise RuleInputError(f"setup 'seats' must be 2-6, got {seats!r}")
+    raw = setup_options(obj, OPTION_KEYS)
+    seats = need_seats(obj, 6)
     seed = raw.get("seed", 0)
     if type(seed) is not int:
         raise RuleInputError(f"setup option 'seed' must be a whole number, got {seed!r}")
@@ -219,22 +211,13 @@ def _check_teams(raw: object, seats: int) -> dict[str, list[int]]:
     return teams
 
 
-def _splitmix(x: int) -> tuple[int, int]:
-    """One splitmix64 step: (new state, 64-bit output). No global random: same seed, same draws."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return x, z ^ (z >> 31)
-
-
 def deal_teams(seats: int, seed: int) -> dict[str, list[int]]:
     """ "Shuffle the Team Markers face down and deal 1 to each player" (Z1): a seeded shuffle of
     ceil(n/2) Zombie and floor(n/2) Survivor markers. Seats keep their numbers."""
     markers = ["zombies"] * team_sizes(seats)["zombies"] + ["survivors"] * team_sizes(seats)["survivors"]
-    rng = seed & MASK
+    rng = seed & MASK64
     for i in range(len(markers) - 1, 0, -1):  # Fisher-Yates
-        rng, out = _splitmix(rng)
+        rng, out = splitmix64(rng)
         j = out % (i + 1)
         markers[i], markers[j] = markers[j], markers[i]
     return {team: [s for s in range(1, seats + 1) if markers[s - 1] == team] for team in TEAMS}
@@ -338,7 +321,7 @@ def new_state(setup: Setup) -> State:
         team_of={seat: team for team in TEAMS for seat in teams[team]},
         catalog=setup.options["catalog"],
         tie_window=setup.options["tie_window_ms"] / 1000.0,
-        rng=(setup.options["seed"] ^ 0x5A0B1E) & MASK,
+        rng=(setup.options["seed"] ^ 0x5A0B1E) & MASK64,
     )
 
 
@@ -348,7 +331,7 @@ def _seats_text(seats: list[int]) -> str:
 
 def opening_cues(state: State) -> list[Cue]:
     """The teams, then "pick someone to count down "3.. 2.. 1.. Zombie Burrito!"" (Z2: drawn from the seed)."""
-    state.rng, out = _splitmix(state.rng)
+    state.rng, out = splitmix64(state.rng)
     caller = out % state.seats + 1
     z, s = state.teams["zombies"], state.teams["survivors"]
     every = tuple(range(1, state.seats + 1))
