@@ -14,7 +14,8 @@ from typing import Any
 import time
 
 from game.journal import Journal, JournalError, JournaledTable
-from game.log import LogError, Table, read_log, run_log
+from game.log import LogError, read_log, run_log
+from game.referee.evidence import evidence_lines
 from game.rules.base import RuleInputError
 from game.rules.base import Cue
 
@@ -24,6 +25,10 @@ def add_commands(subparsers: Any) -> None:
     replay = subparsers.add_parser("replay", help="replay a table-event log and print what happened")
     replay.add_argument("file", nargs="?", help="a JSON Lines table-event log ('-' for standard input)")
     replay.add_argument("--json", action="store_true", help="print one JSON summary object instead of the play-by-play")
+    replay.add_argument(
+        "--evidence", action="store_true",
+        help="also show, for every call, the evidence the referee used (timestamps, devices, time gaps)",
+    )
     replay.add_argument("--journal", metavar="DB", help="replay a game from an SQLite journal instead of a file")
     replay.add_argument("--game", type=int, help="with --journal: the game id (default: the newest)")
     replay.set_defaults(func=cmd_replay)
@@ -57,7 +62,19 @@ def standings(summary: dict[str, Any]) -> list[str]:
     return out
 
 
-def _run(lines: Iterable[str], where: str, as_json: bool) -> int:
+CALLS = ("grab", "throw", "hit", "miss", "catch", "foul")
+
+
+def evidence_section(events: Iterable[dict[str, Any]]) -> list[str]:
+    """Why each call was made, for a disputed call: the referee's evidence, event by event."""
+    out = ["", "Evidence"]
+    for event in events:
+        if event.get("event") in CALLS:
+            out += ["  " + line for line in evidence_lines(event)]
+    return out
+
+
+def _run(lines: Iterable[str], where: str, as_json: bool, evidence: bool = False) -> int:
     try:
         table, cues = run_log(lines, where)
     except LogError as exc:
@@ -65,11 +82,14 @@ def _run(lines: Iterable[str], where: str, as_json: bool) -> int:
         return 2
     summary = table.summary()
     if as_json:
+        if evidence:
+            summary["calls"] = [e for e in table.events if e.get("event") in CALLS]
         json.dump(summary, sys.stdout)
         sys.stdout.write("\n")
     else:
         ending = getattr(table.rules, "standings", standings)(summary)
-        print("\n".join(play_by_play(cues) + ending))
+        extra = evidence_section(table.events) if evidence else []
+        print("\n".join(play_by_play(cues) + ending + extra))
     return 0
 
 
@@ -80,7 +100,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print("burrito-table: replay needs a FILE or --journal DB", file=sys.stderr)
         return 2
     if args.file == "-":
-        return _run(sys.stdin, "<stdin>", args.json)
+        return _run(sys.stdin, "<stdin>", args.json, args.evidence)
     try:
         with open(args.file, encoding="utf-8") as handle:
             # Read it all first: bad input must leave stdout empty.
@@ -88,7 +108,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
         return 2
-    return _run(lines, args.file, args.json)
+    return _run(lines, args.file, args.json, args.evidence)
 
 
 def _replay_journal(args: argparse.Namespace) -> int:
@@ -103,7 +123,7 @@ def _replay_journal(args: argparse.Namespace) -> int:
         print(f"burrito-table: {exc}", file=sys.stderr)
         return 2
     lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
-    return _run(lines, f"{args.journal} game {game_id}", args.json)
+    return _run(lines, f"{args.journal} game {game_id}", args.json, args.evidence)
 
 
 def cmd_record(args: argparse.Namespace) -> int:

@@ -124,3 +124,18 @@ def test_the_console_script_runs_replay_in_a_fresh_process(tmp_path):
     path = write(tmp_path, lines(hit_battle(3, 2, "brawl", thrower=3, target=1)))
     done = subprocess.run([sys.executable, "-m", "game", "replay", path, "--json"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and json.loads(done.stdout)["battles"][0]["loser"] == 1
+
+
+def test_replay_evidence_explains_every_call_and_says_when_there_was_none(tmp_path, capsys):
+    hit = ev(3.5, "hit", burrito=1, seat=1)
+    hit["evidence"] = {"burrito_device": "burrito-1", "contact": "impact", "contact_t": 3.4981, "launch_t": 3.1,
+                       "badge_device": "badge-1", "badge_t": 3.5, "gap_ms": 1.9,
+                       "decided": "burrito and badge impacts 1.9 ms apart (window 10 ms)"}
+    rows = lines([ev(1, "declare", seat=2, battle="brawl"), ev(3.1, "throw", seat=3, burrito=1), hit])
+    code, out, _ = replay(capsys, write(tmp_path, rows), "--evidence")
+    assert code == 0
+    evidence = out.split("Evidence", 1)[1]
+    assert "badge-1 impact at 3.500 s, 1.9 ms after the burrito" in evidence
+    assert "no device evidence" in evidence  # the throw was entered by hand
+    code, out, _ = replay(capsys, write(tmp_path, rows), "--json", "--evidence")
+    assert [c["event"] for c in json.loads(out)["calls"]] == ["throw", "hit"]
