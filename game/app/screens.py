@@ -96,7 +96,21 @@ class Painter:
         pygame.draw.line(self.s, GOLD, (rect.left + r * 0.5, cy), (rect.right - r * 0.5, cy), max(1, int(r / 4)))
 
 
+_backgrounds: dict[tuple[int, int, tuple[int, int, int]], pygame.Surface] = {}
+_veils: dict[tuple[int, int], pygame.Surface] = {}
+
+
 def background(p: Painter, accent: tuple[int, int, int] = PINK) -> None:
+    """The striped arcade backdrop, drawn once per size and colour, then blitted (it is most of the pixels)."""
+    key = (p.w, p.h, accent)
+    bg = _backgrounds.get(key)
+    if bg is None:
+        bg = _backgrounds[key] = pygame.Surface((p.w, p.h))
+        _paint_background(Painter(bg), accent)
+    p.s.blit(bg, (0, 0))
+
+
+def _paint_background(p: Painter, accent: tuple[int, int, int]) -> None:
     p.s.fill(BG)
     band = max(8, p.px(60))
     for i in range(-p.h // band, p.w // band + 2):
@@ -188,8 +202,11 @@ def scoreboard_base(p: Painter, v: View, highlight: set[int] | None = None, dim:
     if v.hint:
         p.text(v.hint, 34, WHITE, (p.w / 2, p.h - p.px(42)), shadow=False, max_w=p.w * 0.95)
     if dim:
-        veil = pygame.Surface((p.w, p.h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, 150))
+        veil = _veils.get((p.w, p.h))
+        if veil is None:
+            veil = _veils[(p.w, p.h)] = pygame.Surface((p.w, p.h))
+            veil.fill((0, 0, 0))
+            veil.set_alpha(150)
         p.s.blit(veil, (0, 0))
 
 
