@@ -9,22 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from game.cli import main
+from replay_helpers import replay, write_log
 from ttb_helpers import ev, hit_battle, lines, setup
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def write(tmp_path: Path, rows: list[str]) -> str:
-    path = tmp_path / "game.jsonl"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return str(path)
-
-
-def replay(capsys, path: str, *flags: str) -> tuple[int, str, str]:
-    code = main(["replay", path, *flags])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return write_log(tmp_path, rows, "game.jsonl")
 
 
 def test_replay_json_prints_one_object_with_the_contract_keys(tmp_path, capsys):

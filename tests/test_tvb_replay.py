@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.cli import main
+from replay_helpers import replay
 from game.log import run_log
 from test_tvb_rules import CC, HSB, I1, I3, NB, TP, deal, ev, log_lines
 
@@ -32,12 +32,6 @@ GOLDEN = {
 
 def demo_lines() -> list[str]:
     return resources.files("game.data").joinpath(DEMO).read_text(encoding="utf-8").splitlines()
-
-
-def replay(capsys: pytest.CaptureFixture[str], path: Path, *flags: str) -> tuple[int, str, str]:
-    code = main(["replay", str(path), *flags])
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_the_demo_log_replays_to_its_golden_summary(capsys, tmp_path):

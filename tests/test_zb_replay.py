@@ -8,22 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from game.cli import main
+from replay_helpers import replay, write_log
 from test_zb_helpers import adv, ev, lines, zombies_sweep
 
 DEMO = "demo-zombie-burrito.jsonl"
 
 
 def write(tmp_path: Path, rows: list[str]) -> str:
-    path = tmp_path / "zb.jsonl"
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return str(path)
-
-
-def replay(capsys, path: str, *flags: str) -> tuple[int, str, str]:
-    code = main(["replay", path, *flags])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return write_log(tmp_path, rows, "zb.jsonl")
 
 
 def test_replay_json_prints_exactly_the_contract_object(tmp_path, capsys):
