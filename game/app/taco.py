@@ -1,0 +1,615 @@
+"""Taco vs Burrito at the table: seat buttons -> moves, the No Bueno race, private hands, bots for empty seats.
+
+The rules (``game.rules.taco_vs_burrito``) run the card game; this module is the table around them.
+
+Buttons (a seat panel's four buttons get new names, docs/hardware.md):
+
+==========  =====  ==============================================================================
+button      wired  does
+==========  =====  ==============================================================================
+LEFT        SET    previous card in my hand / previous option
+RIGHT       BRAWL  next card / next option
+PLAY        WAR    tap: pick the card (then LEFT/RIGHT choose the meal, target or item, PLAY confirms;
+                   the last option is "back"); hold: peek (the shared screen shows my hand while held)
+NO BUENO    DUEL   block the card waiting in the block window, at any moment
+==========  =====  ==============================================================================
+
+PLAY acts on its *release* (a tap), so a hold can be a peek without also picking a card.
+
+The block window is a real-time race. Every NO BUENO press becomes a ``block`` stamped with the press's edge
+time, and the table writes events in edge-time order, so the earliest press wins whatever order the panels
+were polled in. A press less than :data:`RACE_S` after the winning block cannot have been an answer to it
+(nobody reacts that fast): it was aimed at the same card, lost the race and is dropped, with the gap shown
+("seat 3 was 42 ms late"). A later press is a Si Bueno, as the rulebook says.
+
+:class:`TacoTable` is the live table: MockFactory or real pins in (``PanelSource.poll``), the journal first
+(``JournaledTable.submit``), bots for the empty seats, and a :class:`TacoView` for the shared screen and one
+:class:`SeatScreenView` per seat for the optional per-seat displays (``game.app.seat_screens``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.bots_taco import Bot, make_bot
+from game.journal import Journal, JournaledTable
+from game.rules import taco_vs_burrito as tvb
+from game.rules.base import Cue, RuleInputError
+from hardware.events import SeatEvent
+
+log = logging.getLogger(__name__)
+
+#: the panel's wired button -> its Taco vs Burrito meaning
+BUTTONS = {"SET": "LEFT", "BRAWL": "RIGHT", "WAR": "PLAY", "DUEL": "NO BUENO"}
+#: a NO BUENO press this soon after the winning block lost the same race (human reaction time is ~200 ms+)
+RACE_S = 0.2
+#: hand display modes: per-seat screens, hold-to-peek on the shared screen, or every hand open (learning)
+HAND_MODES = ("screens", "peek", "open")
+BACK = "\u25c0 back"
+
+
+# -- the hand browser ------------------------------------------------------------------------------------
+
+
+def card_label(card: str | None, catalog: tvb.Catalog | None = None) -> str:
+    """What a card is called on screen; ``None`` is a face-down card."""
+    if card is None:
+        return "face down"
+    if catalog is not None:
+        try:
+            return catalog[card].label
+        except KeyError:
+            pass
+    return card.replace("-", " ").title()
+
+
+def option_label(move: dict[str, Any], seat: int, catalog: tvb.Catalog | None = None) -> str:
+    """One option of a picked card, in the words of the seat that picks it."""
+    kind = move["event"]
+    if kind == "discard":
+        return "discard (trash)"
+    if kind == "place":
+        return "my meal" if move["meal"] == seat else f"seat {move['meal']}'s meal"
+    if kind == "choose":
+        return f"take {card_label(move['item'], catalog)}"
+    card = move["card"]
+    if card == "crafty-crow":
+        item = move.get("item")
+        return f"steal {card_label(item, catalog) if item else 'blind'} from seat {move['target']}"
+    if card == "trash-panda":
+        return f"take {card_label(move['item'], catalog)} from the trash"
+    if card == "order-envy":
+        return f"swap with seat {move['target']}"
+    if card == "food-fight":
+        return "FOOD FIGHT!"
+    return str(move)
+
+
+@dataclass
+class Option:
+    label: str
+    move: dict[str, Any] | None  # None: back to the hand
+
+
+@dataclass
+class SeatCursor:
+    """One seat's browsing: the hand cursor, and once a card is picked, the cursor over its options."""
+
+    seat: int
+    index: int = 0
+    stage: str = "hand"  # hand, option
+    card: str | None = None
+    option: int = 0
+    peeking: bool = False
+    play_down: float | None = None
+    held: bool = False
+
+
+def seat_moves(state: tvb.State, seat: int) -> list[dict[str, Any]]:
+    """The legal moves that are ``seat``'s to make now (its turn, or its Food Fight choice)."""
+    if state.phase == "choose" and state.fight is not None and state.fight.winner == seat:
+        return tvb.legal_moves(state)
+    if state.phase == "move" and state.turn == seat:
+        return tvb.legal_moves(state)
+    return []
+
+
+def options_for(state: tvb.State, seat: int, card: str | None) -> list[Option]:
+    """The options of a picked card (or of the Food Fight choice), own meal first, discard then back last."""
+    cat = state.catalog
+    moves = seat_moves(state, seat)
+    if state.phase == "choose":
+        return [Option(option_label(m, seat, cat), m) for m in moves]
+    mine = [m for m in moves if m.get("card") == card]
+    main = [m for m in mine if m["event"] != "discard"]
+    main.sort(key=lambda m: (m.get("meal", 0) != seat, m.get("meal", 0), m.get("target", 0)))
+    out = [Option(option_label(m, seat, cat), m) for m in main]
+    out += [Option(option_label(m, seat, cat), m) for m in mine if m["event"] == "discard"]
+    out.append(Option(BACK, None))
+    return out
+
+
+class HandBrowser:
+    """LEFT / RIGHT / PLAY / NO BUENO presses of every seat -> table events (dicts on host time ``t``).
+
+    ``seatmap`` maps panel -> game seat for the seats people sit at. ``notes`` collects short feedback for the
+    screen ("not your turn").
+    """
+
+    def __init__(self, seatmap: dict[int, int]) -> None:
+        self.seatmap = dict(seatmap)
+        self.cursors = {seat: SeatCursor(seat) for seat in self.seatmap.values()}
+        self.notes: list[tuple[float, int, str]] = []
+
+    def cursor(self, seat: int) -> SeatCursor:
+        return self.cursors.setdefault(seat, SeatCursor(seat))
+
+    def handle(self, ev: SeatEvent, state: tvb.State) -> list[dict[str, Any]]:
+        seat = self.seatmap.get(ev.seat)
+        name = BUTTONS.get(ev.button)
+        if seat is None or name is None:
+            return []
+        c = self.cursor(seat)
+        self.sync(state)
+        if name == "NO BUENO":
+            return [{"t": ev.t, "event": "block", "seat": seat}] if ev.action == "press" else []
+        if name == "PLAY":
+            return self._play(ev, c, state)
+        if ev.action != "press":
+            return []
+        step = 1 if name == "RIGHT" else -1
+        if c.stage == "hand":
+            hand = state.hands[seat - 1]
+            if hand:
+                c.index = (c.index + step) % len(hand)
+        else:
+            opts = options_for(state, seat, c.card)
+            c.option = (c.option + step) % len(opts)
+        return []
+
+    def _play(self, ev: SeatEvent, c: SeatCursor, state: tvb.State) -> list[dict[str, Any]]:
+        if ev.action == "press":
+            c.play_down, c.held = ev.t, False
+            return []
+        if ev.action == "hold":
+            c.held, c.peeking = True, True
+            return []
+        # release: a tap picks or confirms; the end of a hold ends the peek
+        was_hold = c.held
+        c.peeking, c.held, c.play_down = False, False, None
+        if was_hold:
+            return []
+        seat = c.seat
+        if c.stage == "hand":
+            if state.phase == "choose" and seat_moves(state, seat):
+                c.stage, c.card, c.option = "option", None, 0
+                return []
+            hand = state.hands[seat - 1]
+            if not hand:
+                return []
+            card = hand[c.index % len(hand)]
+            if not seat_moves(state, seat):
+                who = state.turn if state.phase == "move" else None
+                self.notes.append((ev.t, seat, f"seat {who}'s turn" if who else "wait for the block window"))
+                return []
+            c.stage, c.card, c.option = "option", card, 0
+            return []
+        opts = options_for(state, seat, c.card)
+        pick = opts[c.option % len(opts)]
+        c.stage, c.card, c.option = "hand", None, 0
+        if pick.move is None:
+            return []
+        return [{"t": ev.t, **pick.move}]
+
+    def sync(self, state: tvb.State) -> None:
+        """Keep cursors valid as the game moves on: a picked card whose moves are gone goes back to the hand."""
+        for seat, c in self.cursors.items():
+            hand = state.hands[seat - 1]
+            c.index = c.index % len(hand) if hand else 0
+            if c.stage == "option":
+                if state.phase == "choose" and seat_moves(state, seat):
+                    continue
+                if c.card is None or c.card not in hand or not seat_moves(state, seat):
+                    c.stage, c.card, c.option = "hand", None, 0
+            elif state.phase == "choose" and seat_moves(state, seat):
+                c.stage, c.card, c.option = "option", None, 0
+
+
+def press_plan(state: tvb.State, cursor: SeatCursor, move: dict[str, Any]) -> list[str]:
+    """The button taps (LEFT/RIGHT/PLAY names) that make ``move`` from ``cursor``: how a bot or a test plays
+    through the buttons exactly as a person would."""
+    taps: list[str] = []
+    seat = cursor.seat
+    if move["event"] == "block":
+        return ["NO BUENO"]
+    if move["event"] != "choose":
+        hand = state.hands[seat - 1]
+        if cursor.stage == "option":
+            taps += _steps(cursor.option, len(options_for(state, seat, cursor.card)) - 1,
+                           len(options_for(state, seat, cursor.card)))
+            taps.append("PLAY")  # back
+        here = cursor.index % len(hand)
+        taps += _steps(here, hand.index(move["card"]), len(hand))
+        taps.append("PLAY")
+        opts = options_for(state, seat, move["card"])
+        start = 0
+    else:
+        opts = options_for(state, seat, None)
+        start = cursor.option if cursor.stage == "option" else 0
+        if cursor.stage != "option":
+            taps.append("PLAY")
+    want = next(i for i, o in enumerate(opts) if o.move == move)
+    taps += _steps(start, want, len(opts))
+    taps.append("PLAY")
+    return taps
+
+
+def _steps(here: int, there: int, n: int) -> list[str]:
+    right = (there - here) % n
+    left = (here - there) % n
+    return ["RIGHT"] * right if right <= left else ["LEFT"] * left
+
+
+# -- the race --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Race:
+    """The last accepted block, to judge presses that came in just after it."""
+
+    t: float
+    seat: int
+    card: str
+    chain: int
+
+
+# -- what the screens draw -----------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatPanel:
+    """One seat on the shared screen."""
+
+    seat: int
+    score: int | None  # None while the meal is face down
+    meal: list[str | None]
+    hand_size: int
+    bot: str = ""  # the bot level for an empty seat
+    turn: bool = False
+    winner: bool = False
+    flash: str = ""
+
+
+@dataclass
+class HandShow:
+    """A hand shown on a screen: the cards, the cursor, and the options of a picked card."""
+
+    seat: int
+    cards: list[str]
+    cursor: int = 0
+    options: list[str] = field(default_factory=list)
+    option: int = 0
+    picked: str | None = None
+    meal: list[str | None] = field(default_factory=list)
+
+
+@dataclass
+class TacoView:
+    """Everything the shared screen shows of a Taco vs Burrito table (``game.app.taco_screens`` draws it)."""
+
+    screen: str  # table, window, foodfight, over
+    seats: list[SeatPanel]
+    variant: str = "open"
+    hands_mode: str = "peek"
+    draw_pile: int = 0
+    trash_top: str | None = None
+    trash: int = 0
+    title: str = ""
+    big: str = ""
+    sub: str = ""
+    countdown: float = 0.0  # seconds left in the block window
+    progress: float = 0.0  # 0..1 of the window left
+    chain: list[int] = field(default_factory=list)
+    flipped: list[tuple[int, str]] = field(default_factory=list)
+    hands: list[HandShow] = field(default_factory=list)  # shown hands: a peek, or every hand when open
+    ticker: list[str] = field(default_factory=list)
+    banner: str = ""
+    hint: str = ""
+    race: str = ""  # "seat 3 was 42 ms late"
+
+
+@dataclass
+class SeatScreenView:
+    """What one seat's own small display shows: only what ``player_view`` lets that seat know."""
+
+    seat: int
+    hand: list[str]
+    cursor: int
+    options: list[str]
+    option: int
+    picked: str | None
+    turn: int | None
+    phase: str
+    score: int | None
+    countdown: float
+    can_block: bool
+    line: str
+
+
+# -- the live table -----------------------------------------------------------------------------------------
+
+
+class TacoTable:
+    """A Taco vs Burrito game at the table.
+
+    ``seatmap``: panel -> game seat for the seats people sit at; every other seat of ``seats`` gets a bot of
+    ``bot_level``. ``clock`` is the host clock (``time.monotonic`` live, a SteppedClock in the demo). Table
+    time in the log is host time minus the start. Events wait ``hold_back_s`` so presses polled out of order
+    are still written in edge-time order.
+    """
+
+    def __init__(self, *, journal: Journal, clock: Callable[[], float], seats: int, seatmap: dict[int, int],
+                 variant: str = "open", seed: int = 0, hands: str = "peek", bot_level: str = "normal",
+                 window_ms: float = tvb.DEFAULT_WINDOW_MS, first: int = 1, hold_back_s: float = 0.05,
+                 pace: float = 1.0, banner: str = "") -> None:
+        if hands not in HAND_MODES:
+            raise ValueError(f"hands: expected one of {', '.join(HAND_MODES)}, got {hands!r}")
+        self.journal = journal
+        self.clock = clock
+        self.hands_mode = hands
+        self.hold_back_s = hold_back_s
+        self.pace = pace
+        self.banner = banner
+        self.browser = HandBrowser(seatmap)
+        humans = set(seatmap.values())
+        self.bots: dict[int, Bot] = {s: make_bot(bot_level, s, seed * 31 + s)
+                                     for s in range(1, seats + 1) if s not in humans}
+        self.bot_level = bot_level
+        self.rng = random.Random(seed * 7919 + 1)
+        self.setup = {"event": "setup", "game": tvb.name, "seats": seats,
+                      "options": {"seed": seed, "variant": variant, "no_bueno_window_ms": window_ms, "first": first}}
+        self.live, cues = JournaledTable.new(journal, self.setup)
+        self.t0 = clock()
+        self.buffer: list[dict[str, Any]] = []
+        self.rejected: list[str] = []
+        self.lines: list[str] = []
+        self.ticker: list[str] = []
+        self.race: Race | None = None
+        self.race_note: tuple[float, str] | None = None
+        self.flash: dict[int, tuple[float, str]] = {}
+        self.on_cues: list[Callable[[list[Cue]], None]] = []
+        self._todo: list[tuple[float, int, dict[str, Any]]] = []
+        self._n = itertools.count()
+        self._bot_key: Any = None
+        self._asked: set[tuple[int, int, int]] = set()
+        self._cues(cues)
+
+    # -- state --------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> tvb.State:
+        st: tvb.State = self.live.table.state
+        return st
+
+    @property
+    def over(self) -> bool:
+        return tvb.is_over(self.state)
+
+    def table_t(self, host_t: float) -> float:
+        return round(host_t - self.t0, 4)
+
+    # -- input --------------------------------------------------------------------------------------
+
+    def seat_event(self, ev: SeatEvent) -> None:
+        """A seat panel's button (from ``PanelSource.poll``): the browser turns it into moves for the buffer."""
+        if ev.action == "press" and ev.seat in self.browser.seatmap:
+            seat = self.browser.seatmap[ev.seat]
+            self.flash[seat] = (ev.t, BUTTONS.get(ev.button, ev.button))
+        self.buffer.extend(self.browser.handle(ev, self.state))
+
+    def inject(self, event: dict[str, Any]) -> None:
+        """A table event on host time from elsewhere (a bot)."""
+        self.buffer.append(event)
+
+    # -- the step -------------------------------------------------------------------------------------
+
+    def step(self, now: float, source: Any = None) -> None:
+        """One fixed step at host time ``now``: drain the panels, run the bots, write what is due, tick."""
+        if source is not None:
+            for ev in source.poll(now):
+                self.seat_event(ev)
+        self._bots(now)
+        until = now - self.hold_back_s
+        self.buffer.sort(key=lambda e: e["t"])
+        while self.buffer and self.buffer[0]["t"] <= until and not self.over:
+            self._submit(self.buffer.pop(0))
+        t = self.table_t(until)
+        if not self.over and t > self.live.table.last_t and t > self.state.t:
+            self._cues(self.live.tick(t))
+        self.browser.sync(self.state)
+
+    def _submit(self, ev: dict[str, Any]) -> None:
+        obj = dict(ev)
+        host_t = obj["t"]
+        obj["t"] = max(self.table_t(host_t), self.live.table.last_t, self.state.t)
+        seat = obj.get("seat", 0)
+        if obj["event"] == "block":
+            lost = self._lost_race(host_t, seat)
+            if lost:
+                self.race_note = (host_t, lost)
+                self.lines.append(f"{obj['t']:8.2f}  ({lost})")
+                return
+        try:
+            cues = self.live.submit(obj)
+        except RuleInputError as exc:
+            self.rejected.append(f"{obj}: {exc}")
+            self.browser.notes.append((host_t, seat, str(exc)))
+            log.info("move not written: %s: %s", obj, exc)
+            return
+        if obj["event"] == "block":
+            p = self.state.pending
+            self.race = Race(host_t, seat, p.card if p else "", len(p.chain) if p else 0)
+        self._cues(cues)
+
+    def _lost_race(self, host_t: float, seat: int) -> str:
+        """A press too soon after the winning block was aimed at the same card: it lost the race."""
+        r = self.race
+        p = self.state.pending
+        if r is None or p is None or seat == r.seat or p.card != r.card or len(p.chain) != r.chain:
+            return ""
+        gap = host_t - r.t
+        if 0 <= gap < RACE_S:
+            return f"seat {seat} was {round(gap * 1000)} ms late: seat {r.seat} won the No Bueno race"
+        return ""
+
+    def _cues(self, cues: list[Cue]) -> None:
+        for c in cues:
+            if c.kind in ("say", "note"):
+                self.lines.append(f"{c.t:8.2f}  {c.text if c.kind == 'say' else '(' + c.text + ')'}")
+                if c.kind == "say":
+                    self.ticker = (self.ticker + [c.text])[-4:]
+        for fn in self.on_cues:
+            fn(cues)
+
+    # -- bots for empty seats ---------------------------------------------------------------------------
+
+    def _bots(self, now: float) -> None:
+        while self._todo and self._todo[0][0] <= now:
+            _, _, ev = heapq.heappop(self._todo)
+            self.inject(ev)
+        st = self.state
+        if self.over or self.buffer:
+            return
+        if st.phase == "window" and st.pending is not None:
+            p = st.pending
+            deadline = self.t0 + p.deadline
+            for seat, bot in self.bots.items():
+                key = (seat, int(p.opened * 1000), len(p.chain))
+                if key in self._asked or not tvb.can_block(st, seat):
+                    continue
+                self._asked.add(key)
+                if bot.block(st):
+                    start = self.t0 + st.t
+                    at = start + self.rng.uniform(0.25, 0.7) * (deadline - start)
+                    heapq.heappush(self._todo, (max(at, now), next(self._n),
+                                                {"t": max(at, now), "event": "block", "seat": seat}))
+            return
+        actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
+        if actor is None or actor not in self.bots:
+            return
+        key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
+        if key == self._bot_key:
+            return
+        self._bot_key = key
+        move = self.bots[actor].move(st)
+        at = now + self.rng.uniform(0.8, 1.8) * self.pace
+        heapq.heappush(self._todo, (at, next(self._n), {"t": at, **move}))
+
+    # -- views --------------------------------------------------------------------------------------
+
+    def view(self, now: float) -> TacoView:
+        st = self.state
+        cat = st.catalog
+        shared = [list(m) if tvb.can_look(st, 0, o + 1) else [None] * len(m) for o, m in enumerate(st.meals)]
+        seats = []
+        winners = set(tvb.winners(st)) if self.over else set()
+        for s in range(1, st.seats + 1):
+            meal = shared[s - 1]
+            score = tvb.score(st, s) if all(c is not None for c in meal) else None
+            fl = self.flash.get(s)
+            seats.append(SeatPanel(s, score, meal, len(st.hands[s - 1]),
+                                   bot=self.bots[s].level if s in self.bots else "",
+                                   turn=st.turn == s and st.phase in ("move", "choose"), winner=s in winners,
+                                   flash=fl[1] if fl and now - fl[0] < 0.6 else ""))
+        v = TacoView("table", seats, variant=st.variant, hands_mode=self.hands_mode, draw_pile=len(st.pile),
+                     trash_top=st.trash[-1] if st.trash else None, trash=len(st.trash), ticker=list(self.ticker),
+                     banner=self.banner)
+        if self.race_note is not None and now - self.race_note[0] < 2.5:
+            v.race = self.race_note[1]
+        table_now = self.table_t(now - self.hold_back_s)
+        if self.over:
+            v.screen, v.title = "over", "GAME OVER"
+            w = sorted(winners)
+            v.big = " & ".join(f"SEAT {s}" for s in w)
+            v.sub = "wins!" if len(w) == 1 else "tie for the win!"
+        elif st.phase == "window" and st.pending is not None:
+            p = st.pending
+            v.screen = "window"
+            shown = p.card if (p.move["event"] != "place" or st.variant == "open") else None
+            v.big = card_label(shown, cat).upper()
+            v.title = f"SEAT {p.seat} PLAYS"
+            v.sub = _waiting_text(p, st.variant)
+            v.countdown = max(0.0, p.deadline - table_now)
+            v.progress = max(0.0, min(1.0, v.countdown / st.window)) if st.window > 0 else 0.0
+            v.chain = list(p.chain)
+            v.hint = "NO BUENO now to block!" if not p.chain else (
+                "SI BUENO!" if len(p.chain) % 2 == 0 else "NO BUENO! answer with another to make it a Si Bueno")
+        elif st.phase == "choose" and st.fight is not None:
+            v.screen, v.title = "foodfight", "FOOD FIGHT"
+            v.flipped = list(st.fight.flipped)
+            v.sub = f"seat {st.fight.winner} wins: pick one card"
+        else:
+            who = st.turn
+            v.title = f"SEAT {who}'S TURN" if who else ""
+            v.hint = "LEFT / RIGHT browse  -  tap PLAY pick  -  hold PLAY peek  -  NO BUENO block"
+        v.hands = self._shown_hands()
+        return v
+
+    def _shown_hands(self) -> list[HandShow]:
+        st = self.state
+        if self.hands_mode == "open":
+            return [self.hand_show(s) for s in range(1, st.seats + 1)]
+        if self.hands_mode == "peek":
+            return [self.hand_show(c.seat) for c in self.browser.cursors.values() if c.peeking]
+        return []
+
+    def hand_show(self, seat: int) -> HandShow:
+        """One seat's hand as it may see it (``player_view``), with its cursor and options."""
+        st = self.state
+        pv = tvb.player_view(st, seat)
+        c = self.browser.cursor(seat)
+        opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
+        return HandShow(seat, pv["hand"], c.index, opts, c.option, c.card, pv["meals"][seat - 1])
+
+    def seat_screen(self, seat: int, now: float) -> SeatScreenView:
+        """What ``seat``'s own display shows: its hand and choices, never another seat's hand."""
+        st = self.state
+        pv = tvb.player_view(st, seat)
+        c = self.browser.cursor(seat)
+        own = pv["meals"][seat - 1]
+        score = tvb.score(st, seat) if all(x is not None for x in own) else None
+        countdown = 0.0
+        if st.pending is not None and st.phase == "window":
+            countdown = max(0.0, st.pending.deadline - self.table_t(now - self.hold_back_s))
+        opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
+        if st.phase == "over":
+            line = "game over"
+        elif countdown > 0:
+            line = "NO BUENO?" if tvb.can_block(st, seat) else "block window"
+        elif pv["turn"] == seat:
+            line = "your turn" if st.phase == "move" else "pick a card"
+        else:
+            line = f"seat {pv['turn']}'s turn"
+        return SeatScreenView(seat, pv["hand"], c.index, opts, c.option, c.card, pv["turn"], st.phase, score,
+                              countdown, tvb.can_block(st, seat), line)
+
+    def summary(self) -> dict[str, Any]:
+        return tvb.summary(self.state)
+
+
+def _waiting_text(p: tvb.Pending, variant: str) -> str:
+    m = p.move
+    if m["event"] == "place":
+        where = "own meal" if m["meal"] == p.seat else f"seat {m['meal']}'s meal"
+        return f"into {where}"
+    if m.get("target"):
+        return f"on seat {m['target']}"
+    if m.get("item"):
+        return f"for {m['item']}"
+    return ""
