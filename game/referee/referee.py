@@ -101,7 +101,8 @@ class Referee:
         self._decided: dict[tuple[str, float], _Contact] = {}
         self._used_badges: set[tuple[str, float]] = set()
         self._claims: list[tuple[float, int]] = []
-        self._holder: dict[int, int] = {}  # burrito -> seat known to hold it (people said so)
+        #: burrito -> (seat, catch t): the catcher holds it -- valid only in that battle and until a pickup or rest
+        self._holder: dict[int, tuple[int, float]] = {}
         self._asks: list[_Ask] = []
         self._next_id = 1
         self._out: list[dict[str, Any] | Question] = []
@@ -110,7 +111,8 @@ class Referee:
         self._pickups_done: set[tuple[str, float]] = set()
         self._assigned: dict[tuple[str, float], list[DeviceEvent]] = {}
         self._taken: set[tuple[str, float]] = set()
-        self._called_since_grab: dict[int, bool] = {}
+        #: burrito -> t of its last hit/miss/catch call with no throw logged since (the rules saw it land: D8)
+        self._landed_at: dict[int, float] = {}
         self._tie_votes: dict[frozenset[tuple[str, float]], tuple[bool, dict[str, Any]]] = {}
         self.challenges: list[dict[str, Any]] = []
         self.late: list[dict[str, Any]] = []  # evidence that arrived after its contact was called
@@ -208,6 +210,37 @@ class Referee:
     def _battle_at(self, t: float) -> tuple[bool, frozenset[int]]:
         i = bisect.bisect_right([c[0] for c in self._ctx], t) - 1
         return self._ctx[i][1], self._ctx[i][2]
+
+    def _battle_id(self, t: float) -> int | None:
+        """Which open stretch of the context ``t`` falls in (index of its first entry), None if no battle is on."""
+        i = bisect.bisect_right([c[0] for c in self._ctx], t) - 1
+        if not self._ctx[i][1]:
+            return None
+        while i > 0 and self._ctx[i - 1][1]:
+            i -= 1
+        return i
+
+    def _same_battle(self, t1: float, t2: float) -> bool:
+        b = self._battle_id(t1)
+        return b is not None and b == self._battle_id(t2)
+
+    def _known_holder(self, c: _Contact) -> int | None:
+        """The seat that certainly held burrito ``c`` when it was launched, or None.
+
+        Only a catch makes a holder known, and only while nothing can have changed hands: the catch was in this
+        battle, the burrito was not picked up or set down since, and the catcher still fights. A stale holder
+        would name a thrower who was not there -- a throw by a non-fighter is "grabbed while not fighting", a bruise.
+        """
+        known = self._holder.get(c.burrito)
+        if known is None:
+            return None
+        seat, since = known
+        end = c.launch_t if c.launch_t is not None else c.t
+        if any(since < ev.t <= end and ev.kind in ("pickup", "rest") for ev in self._events.get(c.device, [])):
+            return None
+        if not self._same_battle(since, c.t) or seat not in self._battle_at(c.t)[1]:
+            return None
+        return seat
 
     def _closed_since(self, t: float) -> float:
         """When the battle before ``t`` closed (-inf if never)."""
@@ -393,17 +426,19 @@ class Referee:
         """A ``throw`` for a burrito the rules saw land (D8) and nobody was seen to pick up: the rules ignore any
         contact of a landed burrito until a grab or throw. In a two-fighter battle the thrower of a hit is the other
         fighter; otherwise nothing (the rules then ignore the contact, and the journal keeps its evidence)."""
-        if not self._called_since_grab.get(c.burrito):
-            return []
-        thrower = self._holder.get(c.burrito)
+        landed = self._landed_at.get(c.burrito)
+        if landed is None or not self._same_battle(landed, c.t):
+            return []  # a new battle starts with the burritos in the middle: the rules need no throw
+        thrower = self._known_holder(c)
+        why = f"seat {thrower} caught it and held it since"
         if thrower is None and victim in fighters and len(fighters) == 2:
             thrower = next(iter(fighters - {victim}))
+            why = f"seat {thrower} is the only other fighter"
         if thrower is None or thrower == victim:
             return []
         return [dict(t=c.launch_t if c.launch_t is not None else c.t, event="throw", seat=thrower, burrito=c.burrito,
                      evidence={"burrito_device": c.device, "launch_t": _r(c.launch_t), "fighters": sorted(fighters),
-                               "decided": f"thrown again after its last call; seat {thrower} is the only other "
-                                          "fighter", "thrower": f"seat {thrower}"})]
+                               "decided": f"thrown again after its last call; {why}", "thrower": f"seat {thrower}"})]
 
     def _catch_events(self, c: _Contact, catcher: int, ev: dict[str, Any]) -> list[dict[str, Any]] | None:
         """The catch (and the throw it implies), or None after asking who threw it."""
@@ -411,8 +446,10 @@ class Referee:
         if fighters and catcher not in fighters:
             ev["decided"] += f"; seat {catcher} is not fighting: a miss (D9)"
             return [dict(t=c.t, event="miss", burrito=c.burrito, evidence=ev)]
-        thrower = self._holder.get(c.burrito)
-        if thrower is None and len(fighters - {catcher}) == 1:
+        thrower = self._known_holder(c)
+        if thrower is not None:
+            ev["thrower"] = f"seat {thrower}: caught it earlier in this battle and held it since"
+        elif len(fighters - {catcher}) == 1:
             thrower = next(iter(fighters - {catcher}))
             ev["thrower"] = f"seat {thrower}: the only other fighter"
         out: list[dict[str, Any]] = []
@@ -449,11 +486,11 @@ class Referee:
             self._emit(plan)
         last = plan[-1]
         if any(e["event"] == "throw" for e in plan):
-            self._called_since_grab[c.burrito] = False
+            self._landed_at.pop(c.burrito, None)
         if last["event"] in ("hit", "miss", "catch"):
-            self._called_since_grab[c.burrito] = True
+            self._landed_at[c.burrito] = c.t
         if last["event"] == "catch":
-            self._holder[c.burrito] = last["seat"]
+            self._holder[c.burrito] = (last["seat"], c.t)
         else:
             self._holder.pop(c.burrito, None)
 

@@ -1,0 +1,111 @@
+"""Regressions from the demo and the accuracy benchmark (issue 5 follow-ups): each test is a wrong call once made."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from firmware_bridge.host.events import DeviceEvent
+from game.log import Table
+from game.referee import Question, Referee
+from game.referee import referee as R
+from hardware.events import SeatEvent
+
+BURRITOS = {"burrito-1": 1, "burrito-2": 2}
+BADGES = {"badge-1": 1, "badge-2": 2, "badge-3": 3, "badge-4": 4}
+_seq = itertools.count(1)
+
+
+def dev(device: str, kind: str, t: float, peak: float | None = None) -> DeviceEvent:
+    return DeviceEvent(t, device, "badge" if device.startswith("badge") else "burrito", kind, next(_seq),
+                       int(t * 1e6), peak)
+
+
+class AppLike:
+    """Referee + real rules engine wired the way ``game.app.loop`` wires them: calls into the table, then the rules'
+    new battle context back into the referee (open only while a battle with fighters is undecided)."""
+
+    def __init__(self) -> None:
+        self.ref = Referee(4, BURRITOS, BADGES)
+        self.table, _ = Table.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
+        self.calls: list[dict[str, Any]] = []
+        self.questions: list[Question] = []
+        self.ref.context(False, frozenset(), 0.0)
+
+    def duel(self, t: float, declarer: int, players: list[int]) -> None:
+        """The buttons declare a Duel and pick its fighters; the declaration window closes."""
+        self.table.apply(self.table.check({"t": t, "event": "declare", "seat": declarer, "battle": "duel"}))
+        self.table.apply(self.table.check({"t": t + 0.1, "event": "pick", "seat": declarer, "players": players}))
+        self.table.advance(t + 0.6)
+        self._context(t + 0.6)
+
+    def _context(self, t: float) -> None:
+        b = self.table.state.battle
+        open_ = b is not None and b.loser is None and not b.awaiting_pick
+        self.ref.context(open_, frozenset(b.fighters) if open_ else frozenset(), t)
+
+    def run(self, events: list[DeviceEvent], until: float, presses: list[SeatEvent] = (), start: float = 0.0,
+            answer: dict[int, str] | None = None) -> None:
+        evs = sorted(events, key=lambda e: e.t)
+        ps = sorted(presses, key=lambda e: e.t)
+        now = start
+        while now <= until:
+            while evs and evs[0].t <= now:
+                self.ref.device(evs.pop(0))
+            while ps and ps[0].t <= now:
+                self.ref.seat(ps.pop(0))
+            for item in self.ref.poll(now):
+                if isinstance(item, Question):
+                    self.questions.append(item)
+                    for i, (seat, a) in enumerate(sorted((answer or {}).items())):
+                        if seat in item.seats:
+                            btn = self.ref.buttons[item.options.index(a)]
+                            ps.append(SeatEvent(now + 0.4 + 0.1 * i, seat, btn, "press"))
+                    ps.sort(key=lambda e: e.t)
+                    continue
+                self.calls.append(item)
+                ev = self.table.check({k: v for k, v in item.items() if k != "evidence"}
+                                      | {"t": max(item["t"], self.table.last_t)})
+                self.table.apply(ev)
+                self._context(ev["t"])
+            tick = self.ref.horizon(now)  # the rules' clock runs behind the calls still to come, as in the app
+            if tick > self.table.last_t:
+                self.table.advance(tick)
+                self._context(tick)
+            now = round(now + 0.02, 6)
+
+
+def test_a_catcher_from_an_earlier_battle_is_never_named_the_thrower_of_a_later_one() -> None:
+    """Demo, seed 7: seat 2 caught burrito 1 in round 1; in round 2 seats 1 and 3 fought, seat 3 threw burrito 1 at
+    seat 1 and the referee logged "seat 2 throws" (stale holder) -- the rules then gave seat 2 a bruise for
+    "grabbed while not fighting". A throw by a non-fighter must never be inferred."""
+    app = AppLike()
+    app.duel(0.2, 3, [2, 4])
+    catch = [dev("burrito-1", "pickup", 1.0), dev("burrito-1", "launch", 1.6), dev("burrito-1", "catch", 2.0, 1.5)]
+    app.run(catch, 5.0, presses=[SeatEvent(2.3, 2, "SET", "press")])
+    assert [(c["event"], c.get("seat")) for c in app.calls] == [("throw", 4), ("catch", 2)]
+    assert app.table.state.battles[0].loser == 4
+    app.duel(8.0, 2, [1, 3])
+    later = [dev("burrito-1", "pickup", 9.0), dev("burrito-1", "launch", 9.35), dev("burrito-1", "impact", 9.77, 3.0),
+             dev("badge-1", "impact", 9.77, 2.5)]
+    app.run(later, 13.0, start=5.0)
+    round2 = [(c["event"], c.get("seat")) for c in app.calls[2:]]
+    assert ("throw", 2) not in round2 and round2[-1] == ("hit", 1)
+    assert app.table.state.battles[1].loser == 1
+    assert all(b.loser != 2 for b in app.table.state.battles)
+
+
+def test_a_catcher_who_put_the_burrito_down_is_not_its_known_holder_any_more() -> None:
+    """In one open War a catch makes the catcher the holder -- but a later pickup means anyone may hold it now."""
+    for pickup_again, thrower in ((False, [("throw", 2)]), (True, [])):
+        ref = Referee(4, BURRITOS, BADGES)
+        ref.context(True, frozenset({1, 2, 3}), 0.0)
+        ref._holder[1] = (2, 1.0)  # seat 2 caught burrito 1 at 1.0 in this War (as _commit records it)
+        ref._landed_at[1] = 1.0
+        evs = [dev("burrito-1", "launch", 3.0), dev("burrito-1", "impact", 3.4), dev("badge-1", "impact", 3.401)]
+        if pickup_again:
+            evs.append(dev("burrito-1", "pickup", 2.2))
+        for e in evs:
+            ref.device(e)
+        out = [(c["event"], c.get("seat")) for c in ref.poll(6.0) if isinstance(c, dict)]
+        assert out == thrower + [("hit", 1)]
