@@ -51,7 +51,7 @@ BUTTONS = {"SET": "LEFT", "BRAWL": "RIGHT", "WAR": "PLAY", "DUEL": "NO BUENO"}
 RACE_S = 0.2
 #: hand display modes: per-seat screens, hold-to-peek on the shared screen, or every hand open (learning)
 HAND_MODES = ("screens", "peek", "open")
-BACK = "\u25c0 back"
+BACK = "< back"
 
 
 # -- the hand browser ------------------------------------------------------------------------------------
@@ -318,6 +318,7 @@ class TacoView:
     chain: list[int] = field(default_factory=list)
     flipped: list[tuple[int, str]] = field(default_factory=list)
     hands: list[HandShow] = field(default_factory=list)  # shown hands: a peek, or every hand when open
+    choosing: list[HandShow] = field(default_factory=list)  # seats choosing a picked card's option (no cards)
     ticker: list[str] = field(default_factory=list)
     banner: str = ""
     hint: str = ""
@@ -559,6 +560,12 @@ class TacoTable:
             v.title = f"SEAT {who}'S TURN" if who else ""
             v.hint = "LEFT / RIGHT browse  -  tap PLAY pick  -  hold PLAY peek  -  NO BUENO block"
         v.hands = self._shown_hands()
+        for c in self.browser.cursors.values():
+            if c.stage == "option" and not c.peeking:
+                show = st.variant == "open" or (c.card is not None and st.kinds.get(c.card) not in tvb.PLACEABLE)
+                opts = [o.label for o in options_for(st, c.seat, c.card)]
+                v.choosing.append(HandShow(c.seat, [], options=opts, option=c.option,
+                                           picked=c.card if show else None))
         return v
 
     def _shown_hands(self) -> list[HandShow]:
@@ -613,3 +620,156 @@ def _waiting_text(p: tvb.Pending, variant: str) -> str:
     if m.get("item"):
         return f"for {m['item']}"
     return ""
+
+
+# -- bots at the panels (the demo) ----------------------------------------------------------------------------
+
+#: the wired button of each Taco vs Burrito name
+WIRED = {v: k for k, v in BUTTONS.items()}
+TAP_S = 0.08
+GAP_S = 0.16
+
+
+class PanelBots:
+    """Bots that play seats *through their panels*: each move becomes LEFT/RIGHT/PLAY taps on the seat's
+    buttons (``press_plan``), and a block a NO BUENO tap, driven on the pins by ``press(panel, button, down)``.
+    So the demo runs the whole button path (MockFactory pins, debounce, the hand browser) as a person would.
+    """
+
+    def __init__(self, table: TacoTable, press: Callable[[int, str, bool], None], levels: dict[int, str],
+                 seed: int = 7, pace: float = 1.0) -> None:
+        self.table = table
+        self.press = press
+        self.panel = {seat: panel for panel, seat in table.browser.seatmap.items()}
+        self.bots = {seat: make_bot(level, seat, seed * 17 + seat) for seat, level in levels.items()}
+        self.rng = random.Random(seed * 104729 + 3)
+        self.pace = pace
+        self._todo: list[tuple[float, int, Callable[[], None]]] = []
+        self._n = itertools.count()
+        self.busy_until: dict[int, float] = {}
+        self._asked: set[tuple[int, int, int]] = set()
+        self.planned: list[tuple[int, dict[str, Any]]] = []
+
+    def _at(self, t: float, fn: Callable[[], None]) -> None:
+        heapq.heappush(self._todo, (t, next(self._n), fn))
+
+    def tap(self, t: float, seat: int, name: str) -> None:
+        panel, button = self.panel[seat], WIRED[name]
+        self._at(t, lambda: self.press(panel, button, True))
+        self._at(t + TAP_S, lambda: self.press(panel, button, False))
+
+    def step(self, now: float) -> None:
+        while self._todo and self._todo[0][0] <= now:
+            heapq.heappop(self._todo)[2]()
+        tab = self.table
+        st = tab.state
+        if tab.over or tab.buffer:
+            return
+        if st.phase == "window" and st.pending is not None:
+            p = st.pending
+            for seat, bot in self.bots.items():
+                key = (seat, int(p.opened * 1000), len(p.chain))
+                if key in self._asked or not tvb.can_block(st, seat):
+                    continue
+                self._asked.add(key)
+                if bot.block(st):
+                    left = tab.t0 + p.deadline - now
+                    self.tap(now + self.rng.uniform(0.2, 0.6) * max(0.0, left), seat, "NO BUENO")
+            return
+        actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
+        if actor is None or actor not in self.bots or now < self.busy_until.get(actor, 0.0):
+            return
+        move = self.bots[actor].move(st)
+        plan = press_plan(st, tab.browser.cursor(actor), move)
+        self.planned.append((actor, move))
+        t = now + self.rng.uniform(0.4, 1.0) * self.pace
+        for name in plan:
+            self.tap(t, actor, name)
+            t += GAP_S
+        self.busy_until[actor] = t + 0.5
+
+
+def run_demo(args: Any, out: Any) -> int:
+    """``burrito-table demo --game taco-vs-burrito``: four bots play a whole game through simulation mode
+    (every move is button taps on MockFactory pins), headless or in a window; prints the play and standings."""
+    import tempfile
+    from pathlib import Path
+
+    from game.app.clock import SteppedClock
+    from game.app.runner import STEP_S, Pacer, display_reason, go_headless, open_screen, parse_size
+    from game.app.sim import open_sim, press
+
+    reason = None if getattr(args, "headless", False) else display_reason()
+    headless = reason is None
+    if headless:
+        go_headless()
+    import pygame
+
+    from game.app.taco_screens import draw
+
+    seed = int(getattr(args, "seed", 7))
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4, devices=False, seed=seed)
+    tmp = None
+    if getattr(args, "journal", None):
+        journal_path = args.journal
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="burrito-taco-demo-")
+        journal_path = str(Path(tmp.name) / "demo.db")
+    journal = Journal(journal_path)
+    screen = open_screen(headless, parse_size(args.size) if getattr(args, "size", None) else None, fullscreen=False)
+    levels = {1: "hard", 2: "normal", 3: "easy", 4: "normal"}
+    status = 1
+    try:
+        table = TacoTable(journal=journal, clock=clock, seats=4, seatmap={p: p for p in range(1, 5)},
+                          seed=seed, hands="open", banner="DEMO - four bots play Taco vs Burrito at the buttons",
+                          pace=0.3 if headless else 1.0)
+        bots = PanelBots(table, lambda panel, button, down: press(rig, panel, button, down), levels, seed=seed,
+                         pace=0.3 if headless else 1.0)
+        print("Taco vs Burrito: four bots (hard, normal, easy, normal) play a whole game at the seat buttons", file=out)
+        print(f"  buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source}); LEFT=SET RIGHT=BRAWL PLAY=WAR "
+              "NO BUENO=DUEL", file=out)
+        print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)
+        print(f"  screen: {'headless (SDL dummy driver)' if headless else reason}\n", file=out, flush=True)
+        speed = args.speed if getattr(args, "speed", None) is not None else (0.0 if headless else 1.0)
+        pacer = Pacer(speed)
+        printed = 0
+        start = clock()
+        frame = 0
+        over_at: float | None = None
+        max_s = float(getattr(args, "max_seconds", 900.0))
+        while True:
+            now = clock.advance(STEP_S)
+            bots.step(now)
+            table.step(now, rig.panels.source)
+            while printed < len(table.lines):
+                print(table.lines[printed], file=out, flush=True)
+                printed += 1
+            if frame % (15 if headless else 1) == 0:
+                draw(screen, table.view(now))
+                if not headless:
+                    pygame.display.flip()
+                    for ev in pygame.event.get():
+                        if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
+                            print("(demo closed)", file=out)
+                            return 0
+            frame += 1
+            if table.over:
+                over_at = now if over_at is None else over_at
+                if now - over_at > (0.2 if headless else 6.0):
+                    break
+            if now - start > max_s:
+                print(f"burrito-table: demo: the game did not end within {max_s:g} s of table time", file=out)
+                return 1
+            pacer.wait()
+        print("\n".join(tvb.standings(table.summary())), file=out, flush=True)
+        if table.rejected:
+            print(f"  ({len(table.rejected)} presses refused by the rules, e.g. {table.rejected[0]})", file=out)
+        status = 0
+    finally:
+        rig.close()
+        journal.close()
+        pygame.quit()
+        if tmp is not None:
+            tmp.cleanup()
+    return status
