@@ -136,7 +136,7 @@ def test_r4_unclaimed_catch_is_asked_of_the_fighters() -> None:
     out = run(ref, throw("burrito-1", 1.0, 1.5, "catch"), until=1.5 + R.CLAIM_S + 0.1)
     qs = questions(out)
     assert calls(out) == [] and qs and qs[0].seats == (1, 2)
-    assert calls(run_answers(ref, qs[0], {2: "yes"}, 4.0)) == [("throw", 1), ("catch", 2)]
+    assert calls(run_answers(ref, qs[0], {2: "yes", 1: "no"}, 4.0)) == [("throw", 1), ("catch", 2)]
 
 
 def test_r4_catch_claimed_by_a_non_fighter_is_a_miss() -> None:
@@ -251,7 +251,7 @@ def test_r11_challenge_of_a_miss_overturned_gives_the_confirmed_victim_the_loss_
     assert q.options == ("right", "wrong") and 1 in q.seats
     out = run_answers(ref, q, {1: "wrong", 2: "wrong"}, 4.5)
     q2 = questions(out)[0]
-    out = run_answers(ref, q2, {2: "yes"}, 5.0)
+    out = run_answers(ref, q2, {2: "yes", 1: "no"}, 5.0)
     assert calls(out) == [("foul", 2)] and "overturned" in out[0]["evidence"]["decided"]
     assert ref.challenges[0]["upheld"] is False
 
@@ -301,3 +301,19 @@ def test_evidence_lines_show_devices_times_and_gaps_for_every_call() -> None:
     text = "\n".join(lines)
     assert "burrito-1 impact at 1.500 s" in text and "badge-2 impact at 1.503 s, 3.1 ms after" in text
     assert evidence_lines({"t": 1.0, "event": "set", "seat": 1})[1].startswith("  no device evidence")
+
+
+def test_r12_one_early_yes_does_not_settle_a_question_and_two_yeses_give_no_bruise() -> None:
+    """Asked seats all answer (or time runs out) before a call: a second "yes" contradicts the first (demo bots answer
+    every question "yes"), and contradictory answers never bruise anyone."""
+    ref = duel()
+    out = run(ref, throw("burrito-1", 1.0, 1.5) + [dev("burrito-1", "bounce", 1.9)], until=1.5 + R.MISS_SETTLE_S + 0.1)
+    q = questions(out)[0]
+    assert run_answers(ref, q, {1: "yes"}, 4.0) == []  # seat 2 has not answered yet
+    out = run_answers(ref, q, {2: "yes"}, 4.5)
+    assert calls(out) == [("miss", None)] and "contradict" in out[0]["evidence"]["decided"]
+    ref2 = duel()
+    q2 = questions(run(ref2, throw("burrito-1", 1.0, 1.5) + [dev("burrito-1", "bounce", 1.9)], until=3.6))[0]
+    assert run_answers(ref2, q2, {2: "yes"}, 4.0) == []
+    out = ref2.poll(q2.deadline + 0.01)  # seat 1 never answers: the one "yes" stands
+    assert calls(out) == [("hit", 2)] and out[0]["evidence"]["answers"] == {"2": "yes"}

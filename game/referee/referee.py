@@ -544,10 +544,9 @@ class Referee:
 
     def _close_asks(self, now: float) -> None:
         for ask in list(self._asks):
+            # Every asked seat answers, or time runs out: one early "yes" never settles it, since a second "yes"
+            # would contradict it (and then nobody is bruised).
             done = len(ask.answers) == len(ask.q.seats) or now > ask.q.deadline
-            yes = [s for s, a in ask.answers.items() if a == "yes"]
-            if ask.purpose in ("hit?", "catch?", "thrower?", "victim?", "grab?") and len(yes) == 1:
-                done = True  # one "yes" settles it; "first?" waits for both seats, since both may claim
             if not done:
                 continue
             self._asks.remove(ask)
@@ -606,8 +605,7 @@ class Referee:
                                            f"seat {yes[0]} said it was hit"))]
             else:
                 plan = [dict(t=c.t, event="miss", burrito=c.burrito,
-                             evidence=dict(base, decided="nobody said they were hit"
-                                           if ask.answers else "no answer: no bruise without evidence"))]
+                             evidence=dict(base, decided=_unsettled(yes, ask, "nobody said they were hit")))]
         elif ask.purpose == "first?":
             hits = ask.data["hits"]
             if len(yes) == 1:
@@ -627,7 +625,8 @@ class Referee:
                     return
             else:
                 plan = [dict(t=c.t, event="miss", burrito=c.burrito,
-                             evidence=dict(base, decided="nobody claimed the catch: no call against a thrower"))]
+                             evidence=dict(base, decided=_unsettled(yes, ask, "nobody claimed the catch") +
+                                           ": no call against a thrower"))]
         elif ask.purpose == "thrower?":
             catcher = ask.data["catcher"]
             ev = dict(ask.data["ev"], **people)
@@ -660,6 +659,13 @@ class Referee:
 
 def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 6)
+
+
+def _unsettled(yes: list[int], ask: _Ask, nobody: str) -> str:
+    """Why a question gave no call: contradictory answers, no "yes", or no answer at all."""
+    if len(yes) > 1:
+        return f"seats {_seats(yes)} all said yes: the answers contradict each other, so no bruise"
+    return nobody if ask.answers else "no answer: no bruise without evidence"
 
 
 def _seats(seats: tuple[int, ...] | list[int]) -> str:
