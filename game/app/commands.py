@@ -9,10 +9,12 @@ from typing import Any
 
 def add_commands(subparsers: Any) -> None:
     demo = subparsers.add_parser(
-        "demo", help="four bots play a complete two-round game through simulation mode",
+        "demo", help="bots play a complete game through simulation mode (default: Throw Throw Burrito)",
         description="Four bots play a complete two-round game of Throw Throw Burrito through simulation mode: "
                     "mock GPIO pins for the seat buttons, virtual burritos and badges over a pty. In a window when "
                     "a display exists; headless (SDL dummy driver, play-by-play printed) otherwise.")
+    demo.add_argument("--game", default="throw-throw-burrito", choices=_games(),
+                      help="which game the bots play (default throw-throw-burrito)")
     demo.add_argument("--headless", action="store_true", help="no window: SDL's dummy drivers, print the play-by-play")
     demo.add_argument("--speed", type=float, default=None, metavar="X",
                       help="table time per wall-clock second (default: 1 in a window, as fast as possible headless)")
@@ -25,6 +27,12 @@ def add_commands(subparsers: Any) -> None:
     demo.add_argument("--max-seconds", type=float, default=900.0, help=argparse.SUPPRESS)
     demo.set_defaults(func=cmd_demo)
     add_play(subparsers)
+
+
+def _games() -> list[str]:
+    from game.app.modes import MODES
+
+    return list(MODES)
 
 
 def add_play(subparsers: Any) -> None:

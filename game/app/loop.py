@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.app.buttons import ButtonMapper, Feedback
-from game.app.present import Presenter, SeatView, View
+from game.app.buttons import Feedback
+from game.app.modes import MODES, GameMode, lobby_choices, mode_for
+from game.app.present import SeatView, View
 from game.journal import Journal, JournaledTable
 from game.rules.base import Cue, RuleInputError
 from hardware.events import SeatEvent
@@ -62,7 +64,8 @@ class TableApp:
 
     def __init__(self, *, panels: Any, journal: Journal, clock: Callable[[], float], seatmap: list[int],
                  devices: Any = None, device_map: DeviceMap | None = None, use_referee: bool = True,
-                 sound: Any = None, banner: str = "", hold_back_s: float | None = None) -> None:
+                 sound: Any = None, banner: str = "", hold_back_s: float | None = None,
+                 mode: GameMode | str = "throw-throw-burrito") -> None:
         self.panels = panels
         self.journal = journal
         self.clock = clock
@@ -71,8 +74,10 @@ class TableApp:
         self.device_map = device_map or DeviceMap()
         self.sound = sound
         self.banner = banner
-        self.mapper = ButtonMapper(self.seatmap)
-        self.presenter = Presenter()
+        #: the game being played (or last chosen); the lobby and ``start``/``resume`` switch it from the setup line
+        self.mode: GameMode = mode_for(mode) if isinstance(mode, str) else mode
+        self.mapper = self.mode.mapper(self.seatmap)
+        self.presenter = self.mode.presenter()
         self.live: JournaledTable | None = None
         self.t0 = 0.0
         self.buffer: list[dict[str, Any]] = []  # table events on host time, waiting to be written
@@ -91,6 +96,7 @@ class TableApp:
         self.last_seen_edge: float | None = None
         self.on_cues: list[Callable[[list[Cue]], None]] = []
         self.lobby: Lobby | None = None
+        self.lobby_seed: int | None = None  # the lobby's deal seed (tests fix it); None: a fresh one each time
 
     # -- game start ---------------------------------------------------------------------------------
 
@@ -103,7 +109,8 @@ class TableApp:
         return self.live is not None and self.live.table.rules.is_over(self.live.table.state)
 
     def start(self, setup: dict[str, Any]) -> None:
-        """A new game: journal it and announce the opening."""
+        """A new game: journal it and announce the opening (the setup's ``game`` picks the mode)."""
+        self._use_mode(mode_for(str(setup.get("game"))))
         self.live, cues = JournaledTable.new(self.journal, setup)
         self._save_seatmap()
         self.t0 = self.clock()
@@ -113,17 +120,25 @@ class TableApp:
     def resume(self, game_id: int) -> None:
         """Pick up a journaled game: fold its events again; time goes on one second after its last event."""
         self.live = JournaledTable.resume(self.journal, game_id)
+        self._use_mode(mode_for(self.live.table.setup.game))
         saved = self._load_seatmap(game_id)
         if saved:
             self.seatmap = saved
-            self.mapper = ButtonMapper(self.seatmap)
+        self.mapper = self.mode.mapper(self.seatmap)
         self.t0 = self.clock() - self.live.table.last_t - 1.0
         self._new_referee()
         self.presenter.ticker.append(f"Game {game_id} resumed after {len(self.live.table.events)} events")
         self._context(self.clock())
 
+    def _use_mode(self, mode: GameMode) -> None:
+        if mode is not self.mode:
+            self.mode = mode
+            self.mapper = mode.mapper(self.seatmap)
+            self.presenter = mode.presenter(self.presenter.pace)
+
     def _new_referee(self) -> None:
-        if not self.use_referee or self.live is None:
+        self.referee = None
+        if not self.use_referee or self.live is None or not self.mode.uses_devices:
             return
         opts = self.live.table.setup.options
         self.referee = Referee(seats=self.live.table.setup.seats, burritos=dict(self.device_map.burritos),
@@ -154,7 +169,7 @@ class TableApp:
         """Back to the lobby (at start, or after a restart), offering the newest unfinished game."""
         self.live = None
         self.buffer.clear()
-        self.presenter = Presenter(self.presenter.pace)
+        self.presenter = self.mode.presenter(self.presenter.pace)
         resume = None
         for game_id in self.journal.unfinished()[:1]:
             try:
@@ -162,7 +177,7 @@ class TableApp:
                 resume = (game_id, f"game {game_id}: {setup.get('seats')} seats, {len(events)} events so far")
             except Exception as exc:  # noqa: BLE001 - a damaged game is not offered; it stays in the journal
                 log.warning("unfinished game %s cannot be offered: %s", game_id, exc)
-        self.lobby = Lobby(self.panels.pinmap.seats, resume)
+        self.lobby = Lobby(self.panels.pinmap.seats, resume, seed=self.lobby_seed)
 
     def abandon(self) -> None:
         """Restart: the game in progress is closed in the journal (kept for replay) and the lobby opens."""
@@ -243,7 +258,7 @@ class TableApp:
                 self.resume(lobby.resume[0])
             else:
                 self.seatmap = sorted(lobby.joined)
-                self.mapper = ButtonMapper(self.seatmap)
+                self.mapper = self.mode.mapper(self.seatmap)
                 self.start(lobby.setup())
         if self.error is not None or self.live is None:
             return
@@ -300,6 +315,13 @@ class TableApp:
             obj["late_ms"] = round((live.table.last_t - t) * 1000, 1)  # written at the last time; nothing is lost
             t = live.table.last_t
         obj["t"] = max(t, 0.0)
+        for extra in self.mode.prepare(self.state, obj):  # e.g. a throw the sensors imply before this call
+            self._write_one(dict(extra, t=obj["t"]))
+        self._write_one(obj)
+
+    def _write_one(self, obj: dict[str, Any]) -> None:
+        live = self.live
+        assert live is not None
         try:
             cues = live.submit(obj)
         except RuleInputError as exc:
@@ -325,10 +347,7 @@ class TableApp:
     def _context(self, now: float) -> None:
         if self.referee is None or self.state is None:
             return
-        st = self.state
-        battle = st.battle
-        open_ = battle is not None and battle.loser is None and not battle.awaiting_pick
-        fighters = frozenset(battle.fighters) if open_ else frozenset()
+        open_, fighters = self.mode.battle_context(self.state)
         self.referee.context(open_, fighters, now)
 
     def _light(self, seats: tuple[int, ...], cue: str) -> None:
@@ -349,12 +368,10 @@ class TableApp:
                 if 1 <= f.seat <= len(v.seats):
                     v.seats[f.seat - 1].flash = f.text
             return v
-        seats = self._seat_views(now)
-        v = View(screen="scoreboard", seats=seats, banner=self.banner, ticker=list(self.presenter.ticker))
-        st = self.state
-        if st is not None:
-            v.round = st.round
-            v.tokens_left = st.tokens - sum(st.rounds[-1].bruises)
+        seats = self.mode.seat_views(self, now)
+        v = View(screen="scoreboard", seats=seats, banner=self.banner, ticker=list(self.presenter.ticker),
+                 game=self.mode.name)
+        self.mode.decorate(self, v)
         if self.error is not None:
             v.screen, v.title, v.big, v.sub = "failsafe", "THE TABLE HIT A SNAG", "PAUSED", self.error
             v.hint = "Scores are safe in the journal. Any SET: carry on. Hold BRAWL+WAR 5 s: menu"
@@ -373,78 +390,34 @@ class TableApp:
             v.progress = max(0.0, min(1.0, (q.deadline - now) / span))
             v.chosen = list(q.seats)
             return v
-        m = self.presenter.moment(now)
-        if m is not None:
-            v.screen, v.title, v.big, v.sub, v.gap = m.screen, m.title, m.big, m.sub, m.gap
-            v.progress = max(0.0, min(1.0, (now - m.start) / m.duration)) if m.start >= 0 else 0.0
-            if m.screen == "countdown":
-                v.big = countdown_label(v.progress)
-        elif st is not None and st.battle is not None and st.battle.loser is None:
-            b = st.battle
-            v.screen = "battle"
-            v.title = f"{b.kind.upper()}!" if b.purpose == "battle" else ("FINAL DUEL" if b.purpose == "final" else "TIE-BREAK")
-            v.big = " vs ".join(str(s) for s in sorted(b.fighters)) if b.fighters else ""
-            v.sub = f"declared by seat {b.declarer}" if b.declarer else ""
-            v.progress = 1.0
-        p = self.mapper.picking
-        if p is not None:
-            v.screen, v.title = "pick", "DUEL!"
-            v.sub = f"Seat {p.declarer}: pick two duellists (yourself allowed)"
-            v.cursor, v.chosen = p.cursor, list(p.chosen)
-            v.hint = "BRAWL \u25c0  WAR \u25b6  move   -   SET pick   -   DUEL un-pick"
+        self.mode.live_view(self, v, now)
         chord = self.mapper.combo_progress(now)
         if chord is not None and chord[1] > 0.5:
             v.hint = f"panel {chord[0]}: keep holding BRAWL + WAR for the menu ({max(0.0, 5 - chord[1]):.0f} s)"
         return v
 
-    def _seat_views(self, now: float) -> list[SeatView]:
-        st = self.state
-        out = []
-        flash = {}
-        self.mapper.feedback = [f for f in self.mapper.feedback if now - f.t < 0.6]
-        for f in self.mapper.feedback:
-            flash[f.seat] = f.text
-        pending: dict[int, int] = {}
-        for p in self.mapper.pending:
-            pending[p.seat] = pending.get(p.seat, 0) + 1
-        badges_by_seat = {seat: name for name, seat in self.device_map.badges.items()}
-        for i, panel in enumerate(self.seatmap):
-            seat = i + 1
-            sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
-            name = badges_by_seat.get(seat)
-            if name and self.device_status.get(name) == "offline":
-                sv.device = "badge offline"
-            if st is not None:
-                r = st.rounds[-1]
-                sv.points, sv.sets, sv.battle_sets, sv.bruises = r.points(seat), r.sets[i], r.battle_sets[i], r.bruises[i]
-                sv.badge = st.badge == seat
-                b = st.battle
-                if st.winner == seat:
-                    sv.role = "winner"
-                elif b is not None and b.loser is None:
-                    sv.role = "fighter" if seat in b.fighters else ("out" if seat in b.eliminated else "idle")
-                    if b.declarer == seat and seat not in b.fighters:
-                        sv.role = "declarer"
-            out.append(sv)
-        return out
-
-
-VARIANTS: list[tuple[str, dict[str, Any]]] = [("standard", {}), ("small room", {"small_room": True})]
-
 
 class Lobby:
-    """Before a game: panels join by pressing any button, choose the variant, start; or resume an unfinished game.
+    """Before a game: panels join by pressing any button, choose the game and variant, start; or resume.
 
-    A joined panel: BRAWL / WAR change the variant, DUEL starts (two or more joined), hold SET leaves.
+    A joined panel: BRAWL / WAR step through every game and variant (``modes.lobby_choices``: Throw Throw Burrito
+    standard first), DUEL starts (when the joined count suits the game), hold SET leaves.
     With a resume offer on screen: SET on any panel resumes it, DUEL sets it aside for a new game.
+    ``seed`` feeds the game's random deal (Zombie Burrito's teams); None draws one.
     """
 
-    def __init__(self, panels: int, resume: tuple[int, str] | None = None) -> None:
+    def __init__(self, panels: int, resume: tuple[int, str] | None = None, seed: int | None = None) -> None:
         self.panels = panels
         self.joined: set[int] = set()
-        self.variant = 0
+        self.choices = lobby_choices()
+        self.variant = 0  # index into ``choices``
         self.resume = resume  # (game id, description)
         self.choice: str | None = None  # "start" or "resume"
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+
+    @property
+    def mode(self) -> GameMode:
+        return MODES[self.choices[self.variant][0][0]]
 
     def seat_event(self, ev: SeatEvent) -> None:
         if self.resume is not None:
@@ -461,16 +434,17 @@ class Lobby:
         if ev.seat not in self.joined:
             self.joined.add(ev.seat)
         elif ev.button in ("BRAWL", "WAR"):
-            self.variant = (self.variant + (1 if ev.button == "WAR" else -1)) % len(VARIANTS)
-        elif ev.button == "DUEL" and len(self.joined) >= 2:
+            self.variant = (self.variant + (1 if ev.button == "WAR" else -1)) % len(self.choices)
+        elif ev.button == "DUEL" and self._fits():
             self.choice = "start"
 
+    def _fits(self) -> bool:
+        lo, hi = self.mode.seats
+        return lo <= len(self.joined) <= hi
+
     def setup(self) -> dict[str, Any]:
-        n = len(self.joined)
-        options = dict(VARIANTS[self.variant][1])
-        if n > 6:
-            options["two_decks"] = True
-        return {"event": "setup", "game": "throw-throw-burrito", "seats": n, "options": options}
+        (_, variant), _ = self.choices[self.variant]
+        return self.mode.setup(len(self.joined), variant, seed=self.seed if self.mode.name != "throw-throw-burrito" else None)
 
     def view(self, banner: str) -> View:
         seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")
@@ -479,17 +453,23 @@ class Lobby:
         if self.resume is not None:
             return View("resume", seats, title="UNFINISHED GAME", sub=self.resume[1],
                         hint="SET: carry on with it    DUEL: new game", banner=banner)
-        sub = f"{n} seat{'s' if n != 1 else ''} ready" + (" - DUEL on a ready seat starts" if n >= 2 else "")
-        return View("lobby", seats, title="Throw Throw Burrito", options=[v for v, _ in VARIANTS],
-                    cursor=self.variant, sub=sub if n else "press any button to join",
-                    hint="BRAWL / WAR: variant    hold SET: leave", banner=banner)
+        mode = self.mode
+        lo, hi = mode.seats
+        if not n:
+            sub = "press any button to join"
+        elif self._fits():
+            sub = f"{n} seat{'s' if n != 1 else ''} ready" + " - DUEL on a ready seat starts"
+        else:
+            sub = f"{n} seat{'s' if n != 1 else ''} ready" + (f" - {mode.title} needs {lo}-{hi} seats" if n >= 2 else "")
+        cursor = self.choices[self.variant][0][1]
+        return View("lobby", seats, title=mode.title, options=[v for v, _ in mode.variants], cursor=cursor, sub=sub,
+                    hint="BRAWL / WAR: game and variant    hold SET: leave", banner=banner)
 
 
 MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),
                                      ("shutdown", "Shut down the table")]
 
 
-def countdown_label(progress: float) -> str:
-    """ "3, 2, 1, Burrito!": a quarter of the countdown moment each."""
-    words = ("3", "2", "1", "BURRITO!")
-    return words[min(len(words) - 1, max(0, int(progress * 4)))]
+def countdown_label(progress: float, words: tuple[str, ...] = ("3", "2", "1", "BURRITO!")) -> str:
+    """ "3, 2, 1, Burrito!" (or a game's own words): an equal part of the countdown moment each."""
+    return words[min(len(words) - 1, max(0, int(progress * len(words))))]

@@ -34,6 +34,9 @@ class SeatView:
     flash: str = ""  # the button just pressed (shown at once)
     pending: int = 0  # sets waiting out the take-back time
     device: str = ""  # e.g. "badge offline"
+    team: str = ""  # Zombie Burrito: "zombies" / "survivors"
+    lives: int = 0  # Zombie Burrito: extra hits left in this battle
+    note: str = ""  # a line under the card (Zombie Burrito: the set being chosen, "holds the burrito")
 
 
 @dataclass
@@ -54,6 +57,8 @@ class View:
     chosen: list[int] = field(default_factory=list)
     hint: str = ""
     accent: str = "gold"
+    game: str = "throw-throw-burrito"  # whose screens draw it (``game.app.modes``)
+    extra: dict[str, Any] = field(default_factory=dict)  # a game's own data for its screens
 
 
 @dataclass
@@ -66,6 +71,7 @@ class Moment:
     seats: tuple[int, ...] = ()
     start: float = -1.0  # host time it went on screen
     duration: float = 2.0
+    extra: dict[str, Any] = field(default_factory=dict)  # a game's snapshot for its screen
 
 
 class Presenter:

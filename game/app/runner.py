@@ -100,13 +100,17 @@ DEMO_SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4, "opti
 
 
 def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
-    """Four bots play a complete two-round game in simulation mode; prints the play-by-play and the standings."""
-    from game.app.bots import Bots
+    """Bots play a complete game in simulation mode; prints the play-by-play and the standings.
+
+    ``args.game`` (default Throw Throw Burrito: four bots, a two-round game) picks the game mode.
+    """
     from game.app.clock import SteppedClock
     from game.app.loop import TableApp
+    from game.app.modes import mode_for
     from game.app.sim import open_sim
-    from game.commands import standings
     from game.journal import Journal
+
+    mode = mode_for(getattr(args, "game", None) or "throw-throw-burrito")
 
     reason = None if args.headless else display_reason()
     headless = reason is None
@@ -130,7 +134,7 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=False)
     clock = SteppedClock()
     try:
-        rig = open_sim(clock, seats=4, seed=args.seed)
+        rig = open_sim(clock, seats=mode.demo_seats, seed=args.seed, devices=mode.uses_devices)
     except OSError as exc:
         print(f"burrito-table: demo: cannot start the virtual devices: {exc}", file=sys.stderr)
         return 1
@@ -141,13 +145,15 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="burrito-demo-")
         journal_path = str(Path(tmp.name) / "demo.db")
     journal = Journal(journal_path)
-    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], devices=rig.host,
+    n = mode.demo_seats
+    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=list(range(1, n + 1)), devices=rig.host,
                    device_map=rig.device_map, use_referee=not args.no_referee, sound=sound,
-                   banner="DEMO - four bots play through simulation mode")
+                   banner=f"DEMO - {_count(n)} bots play through simulation mode", mode=mode)
     if headless:
         app.presenter.pace = 0.35  # nobody watches: moments flash by, the bots wait less
-    bots = Bots(app, rig, seed=args.seed, direct=not app.use_referee)
-    print("Throw Throw Burrito: four bots play a two-round game in simulation mode", file=out)
+    bots = mode.bots(app, rig, args.seed, not app.use_referee)
+    what = "a two-round game" if mode.name == "throw-throw-burrito" else "a game to the end"
+    print(f"{mode.title}: {_count(n)} bots play {what} in simulation mode", file=out)
     print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
     print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
           f" through the device host", file=out)
@@ -160,9 +166,10 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     print(f"  screen: {'headless (SDL dummy driver)' if headless else reason}\n", file=out, flush=True)
     status = 0
     try:
-        status = _demo_loop(app, bots, clock, screen, speed, headless, out, args.max_seconds)
+        status = _demo_loop(app, bots, clock, screen, speed, headless, out, args.max_seconds,
+                            mode.demo_setup(args.seed))
         if status == 0:
-            ending = standings(app.live.table.summary())  # type: ignore[union-attr]
+            ending = mode.standings(app.live.table.summary())  # type: ignore[union-attr]
             print("\n".join(ending), file=out, flush=True)
     finally:
         rig.close()
@@ -175,8 +182,12 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     return status
 
 
+def _count(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
+
+
 def _demo_loop(app: Any, bots: Any, clock: Any, screen: Any, speed: float, headless: bool, out: TextIO,
-               max_seconds: float) -> int:
+               max_seconds: float, setup: dict[str, Any] = DEMO_SETUP) -> int:
     import pygame
 
     from game.app.screens import draw
@@ -184,7 +195,7 @@ def _demo_loop(app: Any, bots: Any, clock: Any, screen: Any, speed: float, headl
     pacer = Pacer(speed)
     printed = 0
     start = clock()
-    app.start(DEMO_SETUP)
+    app.start(setup)
     over_at: float | None = None
     frame = 0
     draw_every = 6 if headless else 1

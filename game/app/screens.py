@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -176,7 +177,15 @@ def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, hig
         p.text(sv.flash + "!", ch * 0.2, WHITE, (rect.centerx, rect.bottom - p.px(ch * 0.12)))
 
 
+#: a game's own backdrop for the shared screens (call, countdown, question, menu), registered by its screens module
+BASES: dict[str, Callable[[Painter, View, set[int] | None, bool], None]] = {}
+
+
 def scoreboard_base(p: Painter, v: View, highlight: set[int] | None = None, dim: bool = False) -> None:
+    base = BASES.get(v.game)
+    if base is not None:
+        base(p, v, highlight, dim)
+        return
     background(p, PINK if v.screen != "battle" else RED)
     n = len(v.seats)
     for sv, pos in zip(v.seats, seat_positions(p, n)):
@@ -202,12 +211,17 @@ def scoreboard_base(p: Painter, v: View, highlight: set[int] | None = None, dim:
     if v.hint:
         p.text(v.hint, 34, WHITE, (p.w / 2, p.h - p.px(42)), shadow=False, max_w=p.w * 0.95)
     if dim:
-        veil = _veils.get((p.w, p.h))
-        if veil is None:
-            veil = _veils[(p.w, p.h)] = pygame.Surface((p.w, p.h))
-            veil.fill((0, 0, 0))
-            veil.set_alpha(150)
-        p.s.blit(veil, (0, 0))
+        scoreboard_veil(p)
+
+
+def scoreboard_veil(p: Painter) -> None:
+    """Darken what is drawn so far (one cached translucent surface per size)."""
+    veil = _veils.get((p.w, p.h))
+    if veil is None:
+        veil = _veils[(p.w, p.h)] = pygame.Surface((p.w, p.h))
+        veil.fill((0, 0, 0))
+        veil.set_alpha(150)
+    p.s.blit(veil, (0, 0))
 
 
 def big_box(p: Painter, title: str, colour: tuple[int, int, int], height: float = 520) -> pygame.Rect:
@@ -234,7 +248,14 @@ def _fighters(v: View) -> set[int]:
 def draw(surface: pygame.Surface, v: View) -> None:
     """Draw one frame of ``v`` on ``surface``."""
     p = Painter(surface)
-    fn = SCREENS.get(v.screen, draw_scoreboard)
+    fn = None
+    if v.game != "throw-throw-burrito":
+        from game.app.modes import MODES
+
+        mode = MODES.get(v.game)
+        fn = mode.screens().get(v.screen) if mode is not None else None
+    if fn is None:
+        fn = SCREENS.get(v.screen, draw_scoreboard)
     fn(p, v)
 
 

@@ -1,0 +1,125 @@
+"""Throw Throw Burrito at the table: the game mode behind ``game.app.modes.MODES["throw-throw-burrito"]``.
+
+Everything the app shows or maps that only makes sense for this game lives here (points, sets, bruises, the badge,
+Duel picking); the loop and the lobby stay game-neutral.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.app.buttons import ButtonMapper
+from game.app.present import Presenter, SeatView, View
+
+
+class ThrowThrowBurrito:
+    name = "throw-throw-burrito"
+    title = "Throw Throw Burrito"
+    variants: tuple[tuple[str, dict[str, Any]], ...] = (("standard", {}), ("small room", {"small_room": True}))
+    seats = (2, 12)
+    uses_devices = True
+    demo_seats = 4
+
+    def setup(self, seats: int, variant: int = 0, seed: int | None = None) -> dict[str, Any]:
+        """The lobby's choice as a setup line: more than six seats play with two decks."""
+        options = dict(self.variants[variant][1])
+        if seed is not None:
+            options["seed"] = seed
+        if seats > 6:
+            options["two_decks"] = True
+        return {"event": "setup", "game": self.name, "seats": seats, "options": options}
+
+    def demo_setup(self, seed: int) -> dict[str, Any]:
+        # the demo's game is fixed (seed 7): the bots' ``--seed`` varies their choices, not the deal
+        return {"event": "setup", "game": self.name, "seats": 4, "options": {"seed": 7}}
+
+    def mapper(self, seatmap: list[int]) -> ButtonMapper:
+        return ButtonMapper(seatmap)
+
+    def presenter(self, pace: float = 1.0) -> Presenter:
+        return Presenter(pace)
+
+    def battle_context(self, state: Any) -> tuple[bool, frozenset[int]]:
+        battle = state.battle
+        open_ = battle is not None and battle.loser is None and not battle.awaiting_pick
+        return open_, (frozenset(battle.fighters) if open_ else frozenset())
+
+    def prepare(self, state: Any, event: dict[str, Any]) -> list[dict[str, Any]]:
+        return []
+
+    def screens(self) -> dict[str, Callable[[Any, View], None]]:
+        return {}  # the shared screens in game.app.screens are this game's
+
+    def standings(self, summary: dict[str, Any]) -> list[str]:
+        from game.commands import standings
+
+        return standings(summary)
+
+    def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
+        from game.app.bots import Bots
+
+        return Bots(app, rig, seed=seed, direct=direct)
+
+    # -- what to draw ----------------------------------------------------------------------------------
+
+    def seat_views(self, app: Any, now: float) -> list[SeatView]:
+        st = app.state
+        out = []
+        flash = {}
+        app.mapper.feedback = [f for f in app.mapper.feedback if now - f.t < 0.6]
+        for f in app.mapper.feedback:
+            flash[f.seat] = f.text
+        pending: dict[int, int] = {}
+        for p in app.mapper.pending:
+            pending[p.seat] = pending.get(p.seat, 0) + 1
+        badges_by_seat = {seat: name for name, seat in app.device_map.badges.items()}
+        for i, panel in enumerate(app.seatmap):
+            seat = i + 1
+            sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
+            name = badges_by_seat.get(seat)
+            if name and app.device_status.get(name) == "offline":
+                sv.device = "badge offline"
+            if st is not None:
+                r = st.rounds[-1]
+                sv.points, sv.sets, sv.battle_sets, sv.bruises = r.points(seat), r.sets[i], r.battle_sets[i], r.bruises[i]
+                sv.badge = st.badge == seat
+                b = st.battle
+                if st.winner == seat:
+                    sv.role = "winner"
+                elif b is not None and b.loser is None:
+                    sv.role = "fighter" if seat in b.fighters else ("out" if seat in b.eliminated else "idle")
+                    if b.declarer == seat and seat not in b.fighters:
+                        sv.role = "declarer"
+            out.append(sv)
+        return out
+
+    def decorate(self, app: Any, v: View) -> None:
+        st = app.state
+        if st is not None:
+            v.round = st.round
+            v.tokens_left = st.tokens - sum(st.rounds[-1].bruises)
+
+    def live_view(self, app: Any, v: View, now: float) -> None:
+        from game.app.loop import countdown_label
+
+        st = app.state
+        m = app.presenter.moment(now)
+        if m is not None:
+            v.screen, v.title, v.big, v.sub, v.gap = m.screen, m.title, m.big, m.sub, m.gap
+            v.progress = max(0.0, min(1.0, (now - m.start) / m.duration)) if m.start >= 0 else 0.0
+            if m.screen == "countdown":
+                v.big = countdown_label(v.progress)
+        elif st is not None and st.battle is not None and st.battle.loser is None:
+            b = st.battle
+            v.screen = "battle"
+            v.title = f"{b.kind.upper()}!" if b.purpose == "battle" else ("FINAL DUEL" if b.purpose == "final" else "TIE-BREAK")
+            v.big = " vs ".join(str(s) for s in sorted(b.fighters)) if b.fighters else ""
+            v.sub = f"declared by seat {b.declarer}" if b.declarer else ""
+            v.progress = 1.0
+        p = app.mapper.picking
+        if p is not None:
+            v.screen, v.title = "pick", "DUEL!"
+            v.sub = f"Seat {p.declarer}: pick two duellists (yourself allowed)"
+            v.cursor, v.chosen = p.cursor, list(p.chosen)
+            v.hint = "BRAWL \u25c0  WAR \u25b6  move   -   SET pick   -   DUEL un-pick"
