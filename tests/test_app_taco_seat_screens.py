@@ -1,0 +1,109 @@
+"""Per-seat screens on luma's own dummy device: each seat sees only its own hand (``player_view``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("luma.core.device", reason="luma.oled is the optional 'seat-screens' extra")
+
+from luma.core.device import dummy  # noqa: E402
+
+from game.app.clock import SteppedClock  # noqa: E402
+from game.app.seat_screens import SeatScreenError, SeatScreens, open_device, parse_spec, render_seat  # noqa: E402
+from game.app.taco import SeatScreenView, TacoTable  # noqa: E402
+from game.journal import Journal  # noqa: E402
+
+
+def table_and_screens(tmp_path: Path) -> tuple[TacoTable, SteppedClock, SeatScreens]:
+    clock = SteppedClock(3.0)
+    table = TacoTable(journal=Journal(str(tmp_path / "j.db")), clock=clock, seats=3, seatmap={1: 1, 2: 2, 3: 3},
+                      hands="screens", seed=4)
+    return table, clock, SeatScreens.open("1=dummy, 2=dummy, 3=dummy")
+
+
+def pixels(screens: SeatScreens, seat: int) -> bytes:
+    return bytes(screens.devices[seat].image.tobytes())
+
+
+def test_each_seat_screen_shows_only_its_own_hand(tmp_path: Path) -> None:
+    """Changing seat 1's hand changes seat 1's picture and no other seat's."""
+    table, clock, screens = table_and_screens(tmp_path)
+    screens.update(lambda s: table.seat_screen(s, clock()))
+    before = {s: pixels(screens, s) for s in (1, 2, 3)}
+    assert len(set(before.values())) == 3  # three different pictures
+    hand = table.state.hands[0]
+    hand[:] = ["order-envy"] * len(hand)
+    screens.update(lambda s: table.seat_screen(s, clock()))
+    assert pixels(screens, 1) != before[1]
+    assert pixels(screens, 2) == before[2] and pixels(screens, 3) == before[3]
+
+
+def test_a_seat_screen_is_built_from_player_view_only(tmp_path: Path) -> None:
+    """The seat view holds the seat's own hand and nothing of the others' hands."""
+    table, clock, _ = table_and_screens(tmp_path)
+    v = table.seat_screen(2, clock())
+    assert v.hand == table.state.hands[1]
+    assert v.seat == 2 and v.line == "seat 1's turn"
+
+
+def test_frames_are_sent_only_when_the_picture_changes(tmp_path: Path) -> None:
+    """An unchanged picture is not sent again (an I2C OLED frame costs ~25 ms)."""
+    table, clock, screens = table_and_screens(tmp_path)
+    screens.update(lambda s: table.seat_screen(s, clock()))
+    screens.update(lambda s: table.seat_screen(s, clock()))
+    assert screens.frames_sent == 3
+
+
+def test_the_cursor_is_drawn_where_the_seat_browses(tmp_path: Path) -> None:
+    """LEFT/RIGHT move the highlighted card on the seat's own display."""
+    v = SeatScreenView(1, ["ingredient-3", "no-bueno", "crafty-crow"], 0, [], 0, None, 1, "move", 0, 0.0, False,
+                       "your turn")
+    a = render_seat(v)
+    v.cursor = 2
+    assert a.tobytes() != render_seat(v).tobytes()
+
+
+def test_a_picked_card_shows_its_options_on_the_seat_screen() -> None:
+    """Once PLAY picks a card, the seat's display shows the option under the cursor and how many there are."""
+    v = SeatScreenView(1, ["ingredient-3"], 0, ["my meal", "seat 2's meal", "< back"], 1, "ingredient-3", 1, "move",
+                       0, 0.0, False, "your turn")
+    img = render_seat(v, (128, 64))
+    assert img.size == (128, 64) and img.getbbox() is not None
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("1=ssd1306", "expected ssd1306@i2c:BUS:ADDRESS"),
+    ("1=st7735@spi:0:0", "unknown driver 'st7735'"),
+    ("one=dummy", "expected SEAT=DRIVER@BUS"),
+    ("1=dummy, 1=dummy", "seat 1 has two screens"),
+    ("1=ssd1306@i2c:1:zz", "bus numbers must be integers"),
+])
+def test_a_bad_seat_screen_spec_is_one_line_naming_the_entry(spec: str, message: str) -> None:
+    with pytest.raises(SeatScreenError, match=message) as info:
+        parse_spec(spec)
+    assert "\n" not in str(info.value) and "seat screens: entry" in str(info.value)
+
+
+def test_a_missing_i2c_bus_is_one_clear_line() -> None:
+    """An OLED on a bus that does not exist fails with the device named, not a traceback."""
+    with pytest.raises(SeatScreenError, match=r"seat screen ssd1306@i2c:99:0x3c"):
+        open_device("ssd1306", "i2c", (99, 0x3C))
+
+
+def test_without_luma_the_error_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The product runs without luma.oled; asking for a real display then names the extra to install."""
+    for name in list(sys.modules):
+        if name.startswith("luma"):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "luma", None)
+    with pytest.raises(SeatScreenError, match=r"burrito-table\[seat-screens\]"):
+        open_device("ssd1306", "i2c", (1, 0x3C))
+
+
+def test_dummy_is_luma_s_own_device() -> None:
+    """The test device is luma.core's dummy (an in-memory framebuffer), not a fake of ours."""
+    dev = open_device("dummy", "", (0, 0))
+    assert isinstance(dev, dummy) and (dev.width, dev.height) == (128, 64)
