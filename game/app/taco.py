@@ -515,99 +515,108 @@ class TacoTable:
     # -- views --------------------------------------------------------------------------------------
 
     def view(self, now: float) -> TacoView:
-        st = self.state
-        cat = st.catalog
-        shared = [list(m) if tvb.can_look(st, 0, o + 1) else [None] * len(m) for o, m in enumerate(st.meals)]
-        seats = []
-        winners = set(tvb.winners(st)) if self.over else set()
-        for s in range(1, st.seats + 1):
-            meal = shared[s - 1]
-            score = tvb.score(st, s) if all(c is not None for c in meal) else None
-            fl = self.flash.get(s)
-            seats.append(SeatPanel(s, score, meal, len(st.hands[s - 1]),
-                                   bot=self.bots[s].level if s in self.bots else "",
-                                   turn=st.turn == s and st.phase in ("move", "choose"), winner=s in winners,
-                                   flash=fl[1] if fl and now - fl[0] < 0.6 else ""))
-        v = TacoView("table", seats, variant=st.variant, hands_mode=self.hands_mode, draw_pile=len(st.pile),
-                     trash_top=st.trash[-1] if st.trash else None, trash=len(st.trash), ticker=list(self.ticker),
-                     banner=self.banner)
-        if self.race_note is not None and now - self.race_note[0] < 2.5:
-            v.race = self.race_note[1]
-        table_now = self.table_t(now - self.hold_back_s)
-        if self.over:
-            v.screen, v.title = "over", "GAME OVER"
-            w = sorted(winners)
-            v.big = " & ".join(f"SEAT {s}" for s in w)
-            v.sub = "wins!" if len(w) == 1 else "tie for the win!"
-        elif st.phase == "window" and st.pending is not None:
-            p = st.pending
-            v.screen = "window"
-            shown = p.card if (p.move["event"] != "place" or st.variant == "open") else None
-            v.big = card_label(shown, cat).upper()
-            v.title = f"SEAT {p.seat} PLAYS"
-            v.sub = _waiting_text(p, st.variant)
-            v.countdown = max(0.0, p.deadline - table_now)
-            v.progress = max(0.0, min(1.0, v.countdown / st.window)) if st.window > 0 else 0.0
-            v.chain = list(p.chain)
-            v.hint = "NO BUENO now to block!" if not p.chain else (
-                "SI BUENO!" if len(p.chain) % 2 == 0 else "NO BUENO! answer with another to make it a Si Bueno")
-        elif st.phase == "choose" and st.fight is not None:
-            v.screen, v.title = "foodfight", "FOOD FIGHT"
-            v.flipped = list(st.fight.flipped)
-            v.sub = f"seat {st.fight.winner} wins: pick one card"
-        else:
-            who = st.turn
-            v.title = f"SEAT {who}'S TURN" if who else ""
-            v.hint = "LEFT / RIGHT browse  -  tap PLAY pick  -  hold PLAY peek  -  NO BUENO block"
-        v.hands = self._shown_hands()
-        for c in self.browser.cursors.values():
-            if c.stage == "option" and not c.peeking:
-                show = st.variant == "open" or (c.card is not None and st.kinds.get(c.card) not in tvb.PLACEABLE)
-                opts = [o.label for o in options_for(st, c.seat, c.card)]
-                v.choosing.append(HandShow(c.seat, [], options=opts, option=c.option,
-                                           picked=c.card if show else None))
-        return v
-
-    def _shown_hands(self) -> list[HandShow]:
-        st = self.state
-        if self.hands_mode == "open":
-            return [self.hand_show(s) for s in range(1, st.seats + 1)]
-        if self.hands_mode == "peek":
-            return [self.hand_show(c.seat) for c in self.browser.cursors.values() if c.peeking]
-        return []
+        race = self.race_note[1] if self.race_note is not None and now - self.race_note[0] < 2.5 else ""
+        flash = {s: f[1] for s, f in self.flash.items() if now - f[0] < 0.6}
+        return build_view(self.state, self.browser, {s: b.level for s, b in self.bots.items()}, self.hands_mode,
+                          self.table_t(now - self.hold_back_s), ticker=self.ticker, banner=self.banner, race=race,
+                          flash=flash)
 
     def hand_show(self, seat: int) -> HandShow:
-        """One seat's hand as it may see it (``player_view``), with its cursor and options."""
-        st = self.state
-        pv = tvb.player_view(st, seat)
-        c = self.browser.cursor(seat)
-        opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
-        return HandShow(seat, pv["hand"], c.index, opts, c.option, c.card, pv["meals"][seat - 1])
+        return hand_show(self.state, self.browser, seat)
 
     def seat_screen(self, seat: int, now: float) -> SeatScreenView:
-        """What ``seat``'s own display shows: its hand and choices, never another seat's hand."""
-        st = self.state
-        pv = tvb.player_view(st, seat)
-        c = self.browser.cursor(seat)
-        own = pv["meals"][seat - 1]
-        score = tvb.score(st, seat) if all(x is not None for x in own) else None
-        countdown = 0.0
-        if st.pending is not None and st.phase == "window":
-            countdown = max(0.0, st.pending.deadline - self.table_t(now - self.hold_back_s))
-        opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
-        if st.phase == "over":
-            line = "game over"
-        elif countdown > 0:
-            line = "NO BUENO?" if tvb.can_block(st, seat) else "block window"
-        elif pv["turn"] == seat:
-            line = "your turn" if st.phase == "move" else "pick a card"
-        else:
-            line = f"seat {pv['turn']}'s turn"
-        return SeatScreenView(seat, pv["hand"], c.index, opts, c.option, c.card, pv["turn"], st.phase, score,
-                              countdown, tvb.can_block(st, seat), line)
+        """What ``seat``'s own display shows (see ``seat_screen_view``)."""
+        return seat_screen_view(self.state, self.browser, seat, self.table_t(now - self.hold_back_s))
 
     def summary(self) -> dict[str, Any]:
         return tvb.summary(self.state)
+
+
+def hand_show(st: tvb.State, browser: HandBrowser, seat: int) -> HandShow:
+    """One seat's hand as it may see it (``player_view``), with its cursor and options."""
+    pv = tvb.player_view(st, seat)
+    c = browser.cursor(seat)
+    opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
+    return HandShow(seat, pv["hand"], c.index, opts, c.option, c.card, pv["meals"][seat - 1])
+
+
+def build_view(st: tvb.State, browser: HandBrowser, bots: dict[int, str], hands_mode: str, table_now: float, *,
+               ticker: list[str] | None = None, banner: str = "", race: str = "",
+               flash: dict[int, str] | None = None) -> TacoView:
+    """The shared screen's view of a game: meals face down where the variant says, hands only as the hand mode
+    allows (every hand when open, the peeking seat's while it holds PLAY, none with per-seat screens)."""
+    cat = st.catalog
+    over = tvb.is_over(st)
+    shared = [list(m) if tvb.can_look(st, 0, o + 1) else [None] * len(m) for o, m in enumerate(st.meals)]
+    seats = []
+    winners = set(tvb.winners(st)) if over else set()
+    flash = flash or {}
+    for s in range(1, st.seats + 1):
+        meal = shared[s - 1]
+        score = tvb.score(st, s) if all(c is not None for c in meal) else None
+        seats.append(SeatPanel(s, score, meal, len(st.hands[s - 1]), bot=bots.get(s, ""),
+                               turn=st.turn == s and st.phase in ("move", "choose"), winner=s in winners,
+                               flash=flash.get(s, "")))
+    v = TacoView("table", seats, variant=st.variant, hands_mode=hands_mode, draw_pile=len(st.pile),
+                 trash_top=st.trash[-1] if st.trash else None, trash=len(st.trash), ticker=list(ticker or []),
+                 banner=banner, race=race)
+    if over:
+        v.screen, v.title = "over", "GAME OVER"
+        w = sorted(winners)
+        v.big = " & ".join(f"SEAT {s}" for s in w)
+        v.sub = "wins!" if len(w) == 1 else "tie for the win!"
+    elif st.phase == "window" and st.pending is not None:
+        p = st.pending
+        v.screen = "window"
+        shown = p.card if (p.move["event"] != "place" or st.variant == "open") else None
+        v.big = card_label(shown, cat).upper()
+        v.title = f"SEAT {p.seat} PLAYS"
+        v.sub = _waiting_text(p, st.variant)
+        v.countdown = max(0.0, p.deadline - table_now)
+        v.progress = max(0.0, min(1.0, v.countdown / st.window)) if st.window > 0 else 0.0
+        v.chain = list(p.chain)
+        v.hint = "NO BUENO now to block!" if not p.chain else (
+            "SI BUENO!" if len(p.chain) % 2 == 0 else "NO BUENO! answer with another to make it a Si Bueno")
+    elif st.phase == "choose" and st.fight is not None:
+        v.screen, v.title = "foodfight", "FOOD FIGHT"
+        v.flipped = list(st.fight.flipped)
+        v.sub = f"seat {st.fight.winner} wins: pick one card"
+    else:
+        who = st.turn
+        v.title = f"SEAT {who}'S TURN" if who else ""
+        v.hint = "LEFT / RIGHT browse  -  tap PLAY pick  -  hold PLAY peek  -  NO BUENO block"
+    if hands_mode == "open":
+        v.hands = [hand_show(st, browser, s) for s in range(1, st.seats + 1)]
+    elif hands_mode == "peek":
+        v.hands = [hand_show(st, browser, c.seat) for c in browser.cursors.values() if c.peeking]
+    for c in browser.cursors.values():
+        if c.stage == "option" and not c.peeking:
+            show = st.variant == "open" or (c.card is not None and st.kinds.get(c.card) not in tvb.PLACEABLE)
+            opts = [o.label for o in options_for(st, c.seat, c.card)]
+            v.choosing.append(HandShow(c.seat, [], options=opts, option=c.option, picked=c.card if show else None))
+    return v
+
+
+def seat_screen_view(st: tvb.State, browser: HandBrowser, seat: int, table_now: float) -> SeatScreenView:
+    """What ``seat``'s own display shows: its hand and choices from ``player_view``, never another seat's hand."""
+    pv = tvb.player_view(st, seat)
+    c = browser.cursor(seat)
+    own = pv["meals"][seat - 1]
+    score = tvb.score(st, seat) if all(x is not None for x in own) else None
+    countdown = 0.0
+    if st.pending is not None and st.phase == "window":
+        countdown = max(0.0, st.pending.deadline - table_now)
+    opts = [o.label for o in options_for(st, seat, c.card)] if c.stage == "option" else []
+    if st.phase == "over":
+        line = "game over"
+    elif countdown > 0:
+        line = "NO BUENO?" if tvb.can_block(st, seat) else "block window"
+    elif pv["turn"] == seat:
+        line = "your turn" if st.phase == "move" else "pick a card"
+    else:
+        line = f"seat {pv['turn']}'s turn"
+    return SeatScreenView(seat, pv["hand"], c.index, opts, c.option, c.card, pv["turn"], st.phase, score,
+                          countdown, tvb.can_block(st, seat), line)
 
 
 def _waiting_text(p: tvb.Pending, variant: str) -> str:
@@ -770,6 +779,9 @@ def run_demo(args: Any, out: Any) -> int:
         rig.close()
         journal.close()
         pygame.quit()
+        from game.app import screens
+
+        screens._fonts.clear()  # fonts cached before pygame.quit() are dead; the next init must make new ones
         if tmp is not None:
             tmp.cleanup()
     return status
