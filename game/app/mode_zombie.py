@@ -70,8 +70,8 @@ class Chooser:
             return ""
         side, item = self.items[self.cursor]
         if self.purpose == "revive":
-            return f"revive: \u25c0 seat {item} \u25b6"
-        return f"\u25c0 {side} {item} \u25b6"
+            return f"revive: < seat {item} >"
+        return f"< {side} {item} >"
 
 
 class ZombieMapper(ButtonMapper):
@@ -440,9 +440,9 @@ class ZombieBurrito:
         v.title = "BATTLE SETUP" if battle.phase == "setup" else "BATTLE!"
         v.sub = f"declared by seat {battle.declarer}"
         if battle.phase == "setup":
-            v.hint = "BRAWL \u25c0  WAR \u25b6  choose a set to cancel  -  SET cancels it  -  throw to start"
+            v.hint = "BRAWL <  WAR >  choose a set to cancel  -  SET cancels it  -  throw to start"
         elif any(battle.revives_left[t] for t in zb.TEAMS):
-            v.hint = "DUEL: spend a revive  (BRAWL \u25c0  WAR \u25b6  pick, SET confirms)"
+            v.hint = "DUEL: spend a revive  (BRAWL <  WAR >  pick, SET confirms)"
 
 
 def battle_view(st: Any, mapper: Any) -> dict[str, Any]:

@@ -506,7 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(argv[0] if argv else "docs/screens")
     out.mkdir(parents=True, exist_ok=True)
     pygame.font.init()
-    for name, v in sample_views().items():
+    from game.app.zombie_screens import sample_views as zombie_views
+
+    for name, v in {**sample_views(), **zombie_views()}.items():
         pygame.image.save(render(v, (1280, 720)), str(out / f"{name}.png"))
         print(out / f"{name}.png")
     return 0

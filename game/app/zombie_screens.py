@@ -82,14 +82,14 @@ def zb_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, highl
         pygame.draw.rect(p.s, WHITE, rect.inflate(-p.px(10), -p.px(10)), width=p.px(8), border_radius=p.px(18))
 
 
-def zb_base(p: Painter, v: View, highlight: set[int] | None = None, dim: bool = False) -> None:
+def zb_base(p: Painter, v: View, highlight: set[int] | None = None, dim: bool = False, ticker: bool = True) -> None:
     """Backdrop, seat cards round the table in team colours, the markers, the ticker, banner and hint."""
     sc.background(p, BACKDROP)
     n = len(v.seats)
     for sv, pos in zip(v.seats, sc.seat_positions(p, n)):
         zb_card(p, sv, pos, n, highlight=bool(highlight and sv.seat in highlight))
     cx, cy = p.w / 2, p.h * 0.55
-    for i, line in enumerate(v.ticker[-3:]):
+    for i, line in enumerate(v.ticker[-3:] if ticker else []):
         colour = WHITE if i == len(v.ticker[-3:]) - 1 else GREY
         p.text(line, 34, colour, (cx, cy + p.px(40 + 44 * i)), shadow=False, max_w=p.w * 0.48)
     if v.banner:
@@ -174,7 +174,7 @@ def draw_setup(p: Painter, v: View) -> None:
             chip = pygame.Rect(0, 0, int(box.width * 0.42), p.px(64))
             chip.center = (int(x), y + p.px(62))
             p.panel(chip, colour, WHITE, width=4, radius=18)
-            p.text(f"\u25c0 cancel {cur} \u25b6", 40, DARK, chip.center, shadow=False, max_w=chip.width * 0.92)
+            p.text(f"< cancel {cur} >", 40, DARK, chip.center, shadow=False, max_w=chip.width * 0.92)
     p.text("advantages left after cancelling shown in white", 28, GREY, (box.centerx, box.bottom - p.px(30)),
            shadow=False)
 
@@ -211,10 +211,12 @@ def draw_advantages(p: Painter, v: View) -> None:
 def draw_fight(p: Painter, v: View) -> None:
     """During the battle: who is in, who is out, extra hits and revives left, the advantages in force."""
     b = v.extra.get("battle", {})
-    zb_base(p, v)
+    zb_base(p, v, ticker=False)
     cx, cy = p.w / 2, p.h * 0.55
     panel = pygame.Rect(0, 0, int(p.w * 0.44), p.px(330))
     panel.center = (int(cx), int(cy - p.px(40)))
+    if v.ticker:
+        p.text(v.ticker[-1], 34, WHITE, (cx, panel.bottom + p.px(40)), shadow=False, max_w=p.w * 0.48)
     p.panel(panel, DARK, RED, width=8, radius=30)
     restarts = b.get("restarts", 0)
     title = "BATTLE!" if not restarts else f"BATTLE! restart {restarts}"
@@ -321,7 +323,7 @@ def sample_views() -> dict[str, View]:
     fight_seats = seats({1: "declarer", 2: "out", 3: "fighter", 4: "fighter"}, {1: 1},
                         {1: "holds the Zombie burrito"})
     return {
-        "zb_board": view("zb_board", seats(notes={3: "\u25c0 survivor body-armor \u25b6"}),
+        "zb_board": view("zb_board", seats(notes={3: "< survivor body-armor >"}),
                          sub="SET: lay down an advantage set    WAR: Battle!", banner="SIMULATION MODE"),
         "zb_teams": view("zb_teams", seats(), title="THE TEAMS", sub="Sit with your team!"),
         "zb_countdown": view("countdown", seats(), title="Seat 2 counts", big="ZOMBIE BURRITO!"),
@@ -329,7 +331,7 @@ def sample_views() -> dict[str, View]:
                           title="BATTLE!", big="SEAT 1", sub="called for the Zombies", extra={"team": "zombies"}),
         "zb_setup": view("zb_setup", seats({1: "declarer", 2: "fighter", 3: "fighter", 4: "fighter"}),
                          title="BATTLE SETUP", sub="declared by seat 1", extra={"battle": battle},
-                         hint="BRAWL \u25c0  WAR \u25b6  choose a set to cancel  -  SET cancels it  -  throw to start"),
+                         hint="BRAWL <  WAR >  choose a set to cancel  -  SET cancels it  -  throw to start"),
         "zb_cancel": view("zb_cancel", seats(), title="CANCELLED", big="body-armor",
                           sub="The Zombies cancel the Survivors' body-armor set",
                           extra={"by": "zombies", "left": {"zombies": ["hunger", "thick-skull"], "survivors": ["first-aid"]}}),
@@ -338,7 +340,7 @@ def sample_views() -> dict[str, View]:
                         ("thick-skull", "Each Zombie takes 1 extra hit before being out.")],
             "survivors": [("first-aid", "Once this battle, bring 1 eliminated Survivor back in.")]}}),
         "zb_fight": view("zb_fight", fight_seats, title="BATTLE!", extra={"battle": fight},
-                         hint="DUEL: spend a revive  (BRAWL \u25c0  WAR \u25b6  pick, SET confirms)"),
+                         hint="DUEL: spend a revive  (BRAWL <  WAR >  pick, SET confirms)"),
         "zb_call": view("call", fight_seats, big="HIT!", sub="seat 2 is out - the Survivor burrito (2)"),
         "zb_tie": view("call", fight_seats, big="TIE!", sub="seats 1 and 3 are out at once: those two restart",
                        gap="20 ms apart: inside the tie window"),
