@@ -48,7 +48,7 @@ def test_registry_keys_are_rules_names_and_every_mode_meets_the_protocol() -> No
         for n in (lo, min(hi, 6)):
             for i in range(len(mode.variants)):
                 table, _ = Table.start(mode.setup(n, i, seed=5))
-                assert table.setup.seats == n
+                assert table.setup.seats >= n  # a mode may fill empty places (Taco vs Burrito: bots)
 
 
 def test_zombie_teams_are_dealt_as_two_balanced_arcs_so_teammates_sit_together() -> None:
