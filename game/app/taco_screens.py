@@ -10,9 +10,13 @@ by kind with their value in big type (readable from 3 m); a face-down card is a 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pygame
+
+from game.app import screens as _sc
 
 from game.app.screens import (
     CYAN,
@@ -29,6 +33,7 @@ from game.app.screens import (
     seat_positions,
 )
 from game.app.taco import HandShow, SeatPanel, TacoView
+from game.rules.taco_vs_burrito import name as tvb_name
 
 PURPLE = (170, 90, 255)
 #: chip colour and face text of each card
@@ -331,7 +336,7 @@ def sample_views() -> dict[str, TacoView]:
         "choose": TacoView("table", sample_seats(), draw_pile=28, trash_top="no-bueno", trash=6,
                            title="SEAT 1'S TURN", ticker=ticker,
                            choosing=[HandShow(1, [], options=["steal Ingredient 3 from seat 2", "steal Ingredient 1 "
-                                                              "from seat 4", "discard (trash)", "\u25c0 back"],
+                                                              "from seat 4", "discard (trash)", "< back"],
                                               option=0, picked="crafty-crow")]),
         "window": TacoView("window", sample_seats(), draw_pile=27, trash_top="no-bueno", trash=6,
                            title="SEAT 2 PLAYS", big="CRAFTY CROW", sub="on seat 4", countdown=1.8, progress=0.6,
@@ -366,3 +371,28 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- in the table app (game.app.taco_mode): the mode's screens draw the TacoView it puts in View.extra -------------
+
+
+def _from_app(fn: Callable[[Painter, TacoView], None]) -> Callable[[Painter, Any], None]:
+    def drawer(p: Painter, v: Any) -> None:
+        fn(p, v.extra["taco"])
+
+    return drawer
+
+
+APP_SCREENS: dict[str, Callable[[Painter, Any], None]] = {f"taco_{k}": _from_app(f) for k, f in SCREENS.items()}
+
+
+def _base(p: Painter, v: Any, highlight: set[int] | None, dim: bool) -> None:
+    """The shared screens (menu, failsafe, questions) over the Taco vs Burrito table."""
+    tv = v.extra.get("taco")
+    if tv is None:
+        background(p, LIME)
+        return
+    table_base(p, tv, dim=dim)
+
+
+_sc.BASES[tvb_name] = _base
