@@ -74,7 +74,8 @@ def test_r1_hit_is_a_burrito_impact_matched_by_a_badge_impact_inside_the_window(
 def test_r1_badge_impact_outside_the_window_is_not_the_same_contact() -> None:
     ref = duel()
     gap = (R.HIT_WINDOW_MS + 5) / 1000
-    out = run(ref, throw("burrito-1", 1.0, 1.5) + [dev("badge-2", "impact", 1.5 + gap)], until=4.0)
+    out = run(ref, throw("burrito-1", 1.0, 1.5) + [dev("badge-2", "impact", 1.5 + gap), dev("burrito-1", "bounce", 1.6)],
+              until=4.0)
     assert calls(out) == [("miss", None)]
 
 
@@ -244,7 +245,7 @@ def test_r10_throw_again_after_a_miss_then_a_hit_still_counts_in_the_rules() -> 
 
 def test_r11_challenge_of_a_miss_overturned_gives_the_confirmed_victim_the_loss_as_a_foul() -> None:
     ref = duel()
-    out = run(ref, throw("burrito-1", 1.0, 1.5), until=3.6)
+    out = run(ref, throw("burrito-1", 1.0, 1.5) + [dev("burrito-1", "bounce", 1.6)], until=3.6)
     assert calls(out) == [("miss", None)]
     assert ref.seat(SeatEvent(4.0, 1, "SET", "hold"))
     q = questions(ref.poll(4.0))[0]

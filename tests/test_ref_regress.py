@@ -7,7 +7,7 @@ from typing import Any
 
 from firmware_bridge.host.events import DeviceEvent
 from game.log import Table
-from game.referee import Question, Referee
+from game.referee import Backlog, Question, Referee
 from game.referee import referee as R
 from hardware.events import SeatEvent
 
@@ -109,3 +109,76 @@ def test_a_catcher_who_put_the_burrito_down_is_not_its_known_holder_any_more() -
             ref.device(e)
         out = [(c["event"], c.get("seat")) for c in ref.poll(6.0) if isinstance(c, dict)]
         assert out == thrower + [("hit", 1)]
+
+
+# ---------------------------------------------------------------- R2: heartbeats say whether a badge is done sending
+
+def hb(device: str, t: float, pending: int = 0, gave_up: int = 0) -> Backlog:
+    return Backlog(t, device, pending, gave_up)
+
+
+def floor_miss(contact: float = 1.5) -> list[DeviceEvent]:
+    return [dev("burrito-1", "pickup", contact - 1.3), dev("burrito-1", "launch", contact - 0.5),
+            dev("burrito-1", "impact", contact, 9.0), dev("burrito-1", "bounce", contact + 0.1, 4.0)]
+
+
+def feed(ref: Referee, events: list[Any], now: float) -> list[tuple[str, int | None]]:
+    for e in events:
+        ref.device(e)
+    return [(c["event"], c.get("seat")) for c in ref.poll(now) if isinstance(c, dict)]
+
+
+def duel_ref() -> Referee:
+    ref = Referee(4, BURRITOS, BADGES)
+    ref.context(True, frozenset({1, 2}), 0.0)
+    return ref
+
+
+def test_heavy_loss_battle_whose_badge_came_after_the_settle_is_a_hit_when_heartbeats_say_it_is_still_sending() -> None:
+    """Benchmark, heavy radio loss: badge-1's impact reached the host 2.9 s after the contact, past the 2 s miss
+    settle, and was called a miss. Its heartbeats said "1 message waiting for an ACK", so the miss now waits."""
+    from game.referee.battlesim import make_battle, run_battle
+
+    without = run_battle(make_battle("heavy radio loss", 2523, heartbeats=False))
+    assert not without.correct and "open" in without.why  # the old wrong call, still there with no heartbeats
+    with_hb = run_battle(make_battle("heavy radio loss", 2523))
+    assert with_hb.correct and [c["event"] for c in with_hb.calls] == ["hit"]
+
+
+def test_a_badge_with_a_message_waiting_holds_the_miss_past_the_settle_time() -> None:
+    ref = duel_ref()
+    others = [hb(b, 2.2) for b in ("badge-1", "badge-3", "badge-4")]
+    assert feed(ref, floor_miss() + others + [hb("badge-2", 2.2, pending=1)], 1.5 + R.MISS_SETTLE_S + 0.5) == []
+    assert feed(ref, [dev("badge-2", "impact", 1.501)], 4.5) == [("hit", 2)]
+
+
+def test_a_miss_goes_out_as_soon_as_every_badge_reports_an_empty_queue_after_the_contact() -> None:
+    ref = duel_ref()
+    early = [hb(b, 1.5 + R.HIT_WINDOW_MS / 1000 + R.BADGE_DETECT_S + 0.01) for b in BADGES]
+    assert feed(ref, floor_miss() + early[:3], 1.9) == []  # badge-4 has not reported yet
+    out = feed(ref, early[3:], 1.9)
+    assert out == [("miss", None)]
+    ref2 = duel_ref()
+    stale = [hb(b, 1.5 + R.BADGE_DETECT_S / 2) for b in BADGES]  # too soon after the contact to prove anything
+    assert feed(ref2, floor_miss() + stale, 1.9) == []
+
+
+def test_a_badge_that_never_confirms_or_gave_a_message_up_is_asked_not_called_a_miss() -> None:
+    for last in (hb("badge-2", 3.0, pending=2), hb("badge-2", 3.0, pending=0, gave_up=1)):
+        ref = duel_ref()
+        evs = floor_miss() + [hb(b, 0.5) for b in BADGES] + [hb(b, 3.0) for b in ("badge-1", "badge-3", "badge-4")]
+        assert feed(ref, evs + [last], 1.5 + R.MISS_CAP_S - 0.1) == []
+        ref.device(last)
+        out = ref.poll(1.5 + R.MISS_CAP_S + 0.01)
+        qs = [q for q in out if isinstance(q, Question)]
+        assert not [c for c in out if isinstance(c, dict)] and len(qs) == 1 and qs[0].seats == (2,)
+
+
+def test_a_contact_with_no_bounce_after_it_is_a_touch_to_ask_about_not_a_miss() -> None:
+    """The burrito's heartbeat shows nothing left to send and no bounce came: it did not land on the floor."""
+    ref = duel_ref()
+    evs = floor_miss()[:3] + [hb(b, 2.0) for b in BADGES] + [hb("burrito-1", 2.0)]
+    for e in evs:
+        ref.device(e)
+    out = ref.poll(2.1)
+    assert [q.seats for q in out if isinstance(q, Question)] == [(1, 2)]

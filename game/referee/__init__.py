@@ -4,6 +4,6 @@
 battles with ground truth at the event level and over virtual devices. Rules R1-R12: ``docs/referee.md``.
 """
 
-from game.referee.referee import Question, Referee
+from game.referee.referee import Backlog, Question, Referee
 
-__all__ = ["Question", "Referee"]
+__all__ = ["Backlog", "Question", "Referee"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from firmware_bridge.host.events import DeviceEvent, LinkEvent
 from game.log import Table
-from game.referee.referee import Question, Referee
+from game.referee.referee import Backlog, Question, Referee
 from hardware.events import SeatEvent
 
 SCENARIOS: tuple[str, ...] = (
@@ -76,6 +76,20 @@ class RadioModel:
         d = rng.uniform(*self.delay_ms) / 1000 + (self.spike_ms / 1000 if rng.random() < self.spike_p else 0.0)
         return wait + d
 
+    def ack_after(self, rng: random.Random) -> float:
+        """From the host's receipt to the device's ACK: each lost ACK costs one more resend (60 ms doubling)."""
+        wait, gap = rng.uniform(*self.delay_ms) / 1000, 0.06
+        while rng.random() < self.loss:
+            wait += gap
+            gap = min(1.0, gap * 2)
+        return wait
+
+    def once(self, rng: random.Random) -> float | None:
+        """A message sent once and never resent (a heartbeat): its delay, or None if it is lost."""
+        if rng.random() < self.loss:
+            return None
+        return rng.uniform(*self.delay_ms) / 1000 + (self.spike_ms / 1000 if rng.random() < self.spike_p else 0.0)
+
 
 @dataclass
 class Flight:
@@ -98,7 +112,7 @@ class SimBattle:
     fighters: tuple[int, int]
     declarer: int
     flights: list[Flight]
-    deliveries: list[tuple[float, DeviceEvent | LinkEvent]] = field(default_factory=list)
+    deliveries: list[tuple[float, DeviceEvent | LinkEvent | Backlog]] = field(default_factory=list)
     presses: list[SeatEvent] = field(default_factory=list)
     offline: set[int] = field(default_factory=set)
 
@@ -146,8 +160,18 @@ def _dev_event(device: str, kind: str, true_t: float, rng: random.Random, err: E
     return DeviceEvent(stamped, device, kind_of, kind, seqs[device], int(true_t * 1e6), peak)
 
 
-def make_battle(scenario: str, seed: int, err: ErrorModel | None = None, radio: RadioModel | None = None) -> SimBattle:
-    """One seeded battle of a scenario: a Duel between two of four seats, with its device events and presses."""
+#: Seconds between heartbeats (PROTOCOL.md): each says how many messages wait for an ACK.
+HEARTBEAT_S = 1.0
+
+
+def make_battle(scenario: str, seed: int, err: ErrorModel | None = None, radio: RadioModel | None = None,
+                heartbeats: bool = True) -> SimBattle:
+    """One seeded battle of a scenario: a Duel between two of four seats, with its device events and presses.
+
+    ``heartbeats``: every online device sends a heartbeat each second with its count of messages waiting for an ACK
+    (sent once, lost at the radio's loss rate), delivered as ``Backlog`` events; False models a host that does not
+    pass them on. They draw from their own random stream, so the battle itself is the same either way.
+    """
     if scenario not in SCENARIOS:
         raise ValueError(f"unknown scenario {scenario!r} (known: {', '.join(SCENARIOS)})")
     rng = random.Random(f"{scenario}:{seed}")
@@ -193,13 +217,19 @@ def make_battle(scenario: str, seed: int, err: ErrorModel | None = None, radio: 
     out = battle.deliveries
     dev_of = {n: d for d, n in BURRITOS.items()}
 
+    hb_rng = random.Random(f"heartbeats:{scenario}:{seed}")
+    queued: dict[str, list[tuple[float, float]]] = {}  # device -> (queued for the radio, ACK back), true time
+
     def send(device: str, kind: str, true_t: float, peak: float | None = None) -> None:
         seat = BADGES.get(device)
         if seat in battle.offline:
             return
         ev = _dev_event(device, kind, true_t, rng, err, clock, seqs, peak)
         delay = DETECT_DELAY.get(kind, (0.02, 0.05)) if seat is None else BADGE_DELAY
-        out.append((true_t + rng.uniform(*delay) + radio.latency(rng), ev))
+        detected = true_t + rng.uniform(*delay)
+        arrival = detected + radio.latency(rng)
+        out.append((arrival, ev))
+        queued.setdefault(device, []).append((detected, arrival + radio.ack_after(hb_rng)))
 
     for s in battle.offline:
         out.append((0.2, LinkEvent(0.2, f"badge-{s}", "badge", "offline", "no frame for 3.0 s")))
@@ -231,6 +261,18 @@ def make_battle(scenario: str, seed: int, err: ErrorModel | None = None, radio: 
             send(dev, "bounce", t2, rng.uniform(2.0, 6.0))
             send(f"badge-{other}", "impact", t2, rng.uniform(1.5, 4.0))
         send(dev, "rest", f.contact_t + fall + rng.uniform(0.3, 0.6))
+    if heartbeats:
+        end = max(a for a, _ in out) + 8.0
+        for device in list(BURRITOS) + list(BADGES):
+            if BADGES.get(device) in battle.offline:
+                continue
+            h = hb_rng.uniform(0.0, HEARTBEAT_S)
+            while h < end:
+                delay = radio.once(hb_rng)
+                if delay is not None:
+                    pending = sum(1 for q, acked in queued.get(device, []) if q <= h < acked)
+                    out.append((h + delay, Backlog(h + clock[device] / 1000.0, device, pending, 0)))
+                h += HEARTBEAT_S
     out.sort(key=lambda x: x[0])
     return battle
 

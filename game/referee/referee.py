@@ -25,6 +25,13 @@ TIE_MARGIN_MS = 3.0
 LATENCY_S = 0.25
 #: R2. How long a contact with no badge waits before it is called a miss (40 % loss: 2 of 1,000 badges came after 1 s).
 MISS_SETTLE_S = 2.0
+#: R2. Longest a badge takes from a contact to queue its impact for the radio (detector decision). Measured by
+#: ``benchmarks/bench_referee.py`` through the real detector: see its "badge impact decided after" row; ~3x its max.
+BADGE_DETECT_S = 0.1
+#: R3. Longest a burrito takes from a bounce to queue it for the radio (detector decision; ``bench_referee.py``).
+BURRITO_DETECT_S = 0.15
+#: R2. With heartbeats: how long a miss waits for every badge to report an empty send queue before it asks instead.
+MISS_CAP_S = 5.0
 #: R6. Longest wait for the impact of a burrito still airborne inside another hit's tie window.
 AIRBORNE_CAP_S = 1.0
 #: R4. How long the catcher has to claim a catch with any button.
@@ -53,6 +60,21 @@ class Question:
     deadline: float
 
 
+@dataclass(frozen=True)
+class Backlog:
+    """A device's heartbeat: at table time ``t`` (the heartbeat's own device stamp, through clock sync) it had
+    ``pending`` messages waiting for an ACK and had given up ``gave_up`` (a wrapping counter) since it booted.
+
+    ``Referee.device`` takes this or any event with the same attributes (a host's heartbeat event). ``pending == 0``
+    at ``t`` proves that everything the device detected before ``t`` has reached the host.
+    """
+
+    t: float
+    device: str
+    pending: int
+    gave_up: int
+
+
 @dataclass
 class _Contact:
     """The first contact of one flight of one burrito."""
@@ -66,6 +88,7 @@ class _Contact:
     pickup_t: float | None
     fell: bool  # it fell from a height after the contact (first bounce >= FALL_S later)
     decided: bool = False
+    next_t: float | None = None  # its next event after the contact (bounce, rest, pickup...), once known
 
 
 @dataclass
@@ -97,6 +120,7 @@ class Referee:
         self._events: dict[str, list[DeviceEvent]] = {}
         self._seen: set[tuple[str, int, int]] = set()
         self._link: dict[str, list[tuple[float, str]]] = {}
+        self._backlog: dict[str, list[tuple[float, int, int]]] = {}  # device -> (t, pending, gave_up), by t
         self._ctx: list[tuple[float, bool, frozenset[int]]] = [(float("-inf"), False, frozenset())]
         self._decided: dict[tuple[str, float], _Contact] = {}
         self._used_badges: set[tuple[str, float]] = set()
@@ -126,11 +150,19 @@ class Referee:
         i = bisect.bisect_right([c[0] for c in self._ctx], t)
         self._ctx.insert(i, (t, battle_open, frozenset(fighters)))
 
-    def device(self, ev: DeviceEvent | LinkEvent) -> None:
-        """A device or link event, any order; duplicates and unknown devices are ignored (they are never calls)."""
+    def device(self, ev: DeviceEvent | LinkEvent | Backlog | Any) -> None:
+        """A device, link or heartbeat (``Backlog``) event, any order; duplicates and unknown devices are ignored."""
         if isinstance(ev, LinkEvent):
             states = self._link.setdefault(ev.device, [])
             bisect.insort(states, (ev.t, ev.state))
+            return
+        if not isinstance(ev, DeviceEvent):
+            pending, gave_up = getattr(ev, "pending", None), getattr(ev, "gave_up", None)
+            if isinstance(pending, int) and isinstance(gave_up, int) and (ev.device in self.badges
+                                                                         or ev.device in self.burritos):
+                reports = self._backlog.setdefault(ev.device, [])
+                if (ev.t, pending, gave_up) not in reports:
+                    bisect.insort(reports, (float(ev.t), pending, gave_up))
             return
         if ev.device not in self.burritos and ev.device not in self.badges:
             return
@@ -253,10 +285,58 @@ class Referee:
     def _badge_of(self, seat: int) -> str | None:
         return next((d for d, s in self.badges.items() if s == seat), None)
 
-    def _offline(self, device: str, t: float) -> bool:
+    def _offline(self, device: str, t: float, until: float | None = None) -> bool:
+        """Was the device offline at ``t``, or (``until``) did it go offline between ``t`` and ``until``?"""
         states = self._link.get(device, [])
         i = bisect.bisect_right(states, (t, "~")) - 1
-        return i >= 0 and states[i][1] == "offline"
+        if i >= 0 and states[i][1] == "offline":
+            return True
+        return until is not None and any(t < st <= until and state == "offline" for st, state in states)
+
+    def _after_known(self, c: _Contact, now: float) -> bool:
+        """R3: is what the burrito did after the contact known (its next event), or certainly nothing soon?
+
+        A floor miss bounces within FALL_S; a contact above the floor (a hand, an arm, furniture) falls first. Until
+        the next event is in, a miss cannot be told from a touch. With burrito heartbeats, one stamped after
+        ``FALL_S + BURRITO_DETECT_S`` with an empty queue proves no bounce came in time; otherwise MISS_SETTLE_S.
+        """
+        if c.next_t is not None:
+            return True
+        reports = self._backlog.get(c.device)
+        if not reports:
+            return now >= c.t + MISS_SETTLE_S
+        after = c.t + FALL_S + BURRITO_DETECT_S
+        return now >= c.t + MISS_CAP_S or any(t >= after and p == 0 for t, p, _ in reports)
+
+    def _unconfirmed_badges(self, c: _Contact, now: float) -> tuple[bool, list[str], dict[str, float]]:
+        """R2: may a contact with no badge impact be called a miss yet?
+
+        Returns (ready, badges that never confirmed, badge -> t of the heartbeat that cleared it). A badge that sends
+        heartbeats is clear once one stamped after the contact (plus detection time) reports an empty send queue and
+        nothing given up since the contact; until then its impact may still be on the radio, so the miss waits (up to
+        MISS_CAP_S, then it is asked). A badge with no heartbeat at all falls back to the MISS_SETTLE_S wait.
+        """
+        after = c.t + HIT_WINDOW_MS / 1000 + BADGE_DETECT_S
+        unconfirmed: list[str] = []
+        cleared: dict[str, float] = {}
+        settle = False
+        for badge in self.badges:
+            if self._offline(badge, c.t, now):
+                continue  # R7 asks about offline fighters' badges
+            reports = self._backlog.get(badge)
+            if not reports:
+                settle = True
+                continue
+            before = [g for t, _, g in reports if t <= c.t]
+            base = before[-1] if before else None
+            clear = next((t for t, p, g in reports if t >= after and p == 0 and (base is None or g == base)), None)
+            if clear is None:
+                unconfirmed.append(badge)
+            else:
+                cleared[badge] = round(clear, 6)
+        if unconfirmed:
+            return now >= c.t + MISS_CAP_S, unconfirmed, cleared
+        return not settle or now >= c.t + MISS_SETTLE_S, [], cleared
 
     # ------------------------------------------------------------------ timelines
 
@@ -266,6 +346,8 @@ class Referee:
         for dev, number in self.burritos.items():
             flying, launch_t, pickup_t, cur = False, None, None, None
             for ev in self._events.get(dev, []):
+                if cur is not None and cur.next_t is None and ev.t > cur.t:
+                    cur.next_t = ev.t
                 if ev.kind == "pickup":
                     flying, pickup_t, cur = False, ev.t, None
                 elif ev.kind == "launch":
@@ -399,12 +481,26 @@ class Referee:
                 return None
             h = min(hits, key=lambda e: abs(e.t - c.t))
             return self._rethrow(c, self.badges[h.device], fighters) + [self._hit(c, h, dict(ev))]
-        if now < c.t + MISS_SETTLE_S:
+        ready, unconfirmed, cleared = self._unconfirmed_badges(c, now)
+        if not ready or not self._after_known(c, now):
             return None
-        offline = sorted(s for s in fighters if (b := self._badge_of(s)) is None or self._offline(b, c.t))
+        offline = sorted(s for s in fighters if (b := self._badge_of(s)) is None or self._offline(b, c.t, now))
         if offline:
             self._ask_contact("hit?", c, f"Burrito {c.burrito} touched something; a badge is offline. "
                               "Were you hit by it?", tuple(offline), now, {"why": "badge offline"})
+            return None
+        if unconfirmed:
+            seats = tuple(sorted({self.badges[b] for b in unconfirmed}))
+            self._ask_contact("hit?", c, f"Burrito {c.burrito} touched something; badge {_seats(seats)} could not "
+                              "confirm it. Were you hit by it?", seats, now,
+                              {"why": f"{', '.join(unconfirmed)} still had unsent messages {MISS_CAP_S:g} s later"})
+            return None
+        if cleared:
+            ev["badges_clear"] = cleared
+        if c.next_t is None and fighters:
+            self._ask_contact("hit?", c, f"Burrito {c.burrito} touched something and did not bounce. "
+                              "Did it touch you?", tuple(sorted(fighters)), now,
+                              {"why": "no bounce came back from it: it did not land on the floor"})
             return None
         if c.fell and fighters:
             self._ask_contact("hit?", c, f"Burrito {c.burrito} touched something above the floor and fell. "
@@ -413,7 +509,9 @@ class Referee:
             return None
         return [dict(t=c.t, event="miss", burrito=c.burrito,
                      evidence=dict(ev, decided="impact with no badge impact within "
-                                   f"{HIT_WINDOW_MS:g} ms", badges_online=True))]
+                                   f"{HIT_WINDOW_MS:g} ms" + ("; every badge's heartbeat after it showed nothing "
+                                                              "left to send" if cleared else ""),
+                                   badges_online=True))]
 
     def _hit(self, c: _Contact, h: DeviceEvent, ev: dict[str, Any]) -> dict[str, Any]:
         seat = self.badges[h.device]
