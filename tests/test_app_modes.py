@@ -142,3 +142,21 @@ def test_lobby_panels_choose_zombie_burrito_and_start_it_through_mock_pins(tmp_p
             assert app.state.teams == MODES["zombie-burrito"].setup(4, seed=11)["options"]["teams"]
     finally:
         rig.close()
+
+
+def test_every_zombie_burrito_sound_cue_has_a_clip() -> None:
+    """Sound cues of a whole simulated ZB game (set, battle, countdown, hit, catch, revive, tie, marker, win) all play."""
+    import json
+
+    from game.app.sound import EFFECTS
+    from game.log import Table
+    from game.sim_zombie import simulate
+
+    log = simulate(seats=5, seed=4)
+    table, cues = Table.start(json.loads(json.dumps(log[0])))
+    names = {c.text for c in cues if c.kind == "sound"}
+    for ev in log[1:]:
+        names |= {c.text for c in table.apply(table.check(dict(ev))) if c.kind == "sound"}
+    names |= {c.text for c in table.finish() if c.kind == "sound"}
+    names.discard("set")  # laying a set is silent on purpose: cards go down all game long
+    assert {"battle", "countdown", "hit", "marker", "win"} <= names and names <= set(EFFECTS)

@@ -23,6 +23,8 @@ EFFECTS = {
     "countdown": "countdown.wav", "hit": "hit.wav", "miss": "miss.wav", "catch": "catch.wav", "tie": "tie.wav",
     "bruise": "bruise.wav", "badge": "badge.wav", "win": "win.wav", "brawl": "brawl.wav", "war": "war.wav",
     "duel": "duel.wav",
+    # Zombie Burrito's cue names, on the same clips
+    "battle": "war.wav", "marker": "round.wav", "revive": "badge.wav",
 }
 #: announcements (say cues) that get the announcer's jingle, matched at the start of the text
 ANNOUNCER = [
