@@ -13,7 +13,7 @@ from luma.core.device import dummy  # noqa: E402
 
 from game.app.clock import SteppedClock  # noqa: E402
 from game.app.seat_screens import SeatScreenError, SeatScreens, open_device, parse_spec, render_seat  # noqa: E402
-from game.app.taco import SeatScreenView, TacoTable  # noqa: E402
+from game.app.taco import SeatScreenView, TacoTable, seat_screen_view  # noqa: E402
 from game.journal import Journal  # noqa: E402
 
 
@@ -107,3 +107,34 @@ def test_dummy_is_luma_s_own_device() -> None:
     """The test device is luma.core's dummy (an in-memory framebuffer), not a fake of ours."""
     dev = open_device("dummy", "", (0, 0))
     assert isinstance(dev, dummy) and (dev.width, dev.height) == (128, 64)
+
+
+def test_the_app_drives_each_seat_screen_with_its_own_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the shared app, BURRITO_SEAT_SCREENS opens the displays; every frame sends each seat its own hand, and
+    the shared screen then shows no hand at all."""
+    from game.app.loop import TableApp
+    from game.app.runner import STEP_S
+    from game.app.sim import open_sim
+    from game.app.taco_mode import MODE
+    from game.rules import taco_vs_burrito as tvb
+
+    monkeypatch.setenv("BURRITO_SEAT_SCREENS", "1=dummy,2=dummy")
+    monkeypatch.setattr(MODE, "seat_screens", None)
+    clock = SteppedClock(7.0)
+    rig = open_sim(clock, seats=4, devices=False)
+    journal = Journal(str(tmp_path / "j.db"))
+    try:
+        app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2], mode=tvb.name)
+        app.start(MODE.setup(2, 0, seed=3))
+        assert MODE.hands == "screens"
+        app.step(clock.advance(STEP_S))
+        v = app.view(clock())
+        assert v.extra["taco"].hands == []
+        screens = MODE.seat_screens
+        assert screens is not None and screens.frames_sent == 2
+        mine = render_seat(seat_screen_view(app.state, app.mapper.browser, 2, 0.0))
+        assert screens.devices[2].image.tobytes() == mine.tobytes()
+    finally:
+        rig.close()
+        journal.close()
+        MODE.hands = "peek"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -204,12 +205,19 @@ class TacoVsBurrito:
 
     def __init__(self) -> None:
         #: the hand display: "peek" unless the lobby chose open hands, "screens" when seat displays are on
+        #: (``seat_screens``: a ``game.app.seat_screens.SeatScreens``, set by the app or from the environment
+        #: variable ``BURRITO_SEAT_SCREENS``, e.g. ``1=ssd1306@i2c:1:0x3C,2=ssd1306@i2c:1:0x3D``)
         self.hands = "peek"
         self.bots_play_others = False
         self.seat_screens: Any = None
 
     def setup(self, seats: int, variant: int = 0, seed: int | None = None) -> dict[str, Any]:
         """The lobby's choice as a setup line; "vs bots" hands every joined seat but the first to a bot."""
+        spec = os.environ.get("BURRITO_SEAT_SCREENS")
+        if self.seat_screens is None and spec:
+            from game.app.seat_screens import SeatScreens
+
+            self.seat_screens = SeatScreens.open(spec)  # a bad spec is one line on the failsafe screen
         extra = dict(self.variants[variant][1])
         self.bots_play_others = bool(extra.pop("bots", False))
         hands = extra.pop("hands", None)
