@@ -504,10 +504,10 @@ class TacoTable:
         actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
         if actor is None or actor not in self.bots:
             return
-        key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
-        if key == self._bot_key:
+        turn_key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
+        if turn_key == self._bot_key:
             return
-        self._bot_key = key
+        self._bot_key = turn_key
         move = self.bots[actor].move(st)
         at = now + self.rng.uniform(0.8, 1.8) * self.pace
         heapq.heappush(self._todo, (at, next(self._n), {"t": at, **move}))
@@ -547,7 +547,9 @@ def build_view(st: tvb.State, browser: HandBrowser, bots: dict[int, str], hands_
     allows (every hand when open, the peeking seat's while it holds PLAY, none with per-seat screens)."""
     cat = st.catalog
     over = tvb.is_over(st)
-    shared = [list(m) if tvb.can_look(st, 0, o + 1) else [None] * len(m) for o, m in enumerate(st.meals)]
+    shared: list[list[str | None]] = [
+        list(m) if tvb.can_look(st, 0, o + 1) else [None] * len(m) for o, m in enumerate(st.meals)
+    ]
     seats = []
     winners = set(tvb.winners(st)) if over else set()
     flash = flash or {}
@@ -645,7 +647,7 @@ class PanelBots:
     So the demo runs the whole button path (MockFactory pins, debounce, the hand browser) as a person would.
     """
 
-    def __init__(self, table: TacoTable, press: Callable[[int, str, bool], None], levels: dict[int, str],
+    def __init__(self, table: Any, press: Callable[[int, str, bool], None], levels: dict[int, str],
                  seed: int = 7, pace: float = 1.0) -> None:
         self.table = table
         self.press = press

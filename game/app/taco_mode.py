@@ -174,10 +174,10 @@ class TacoMapper:
         actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
         if actor is None or actor not in self.bots or self._todo:
             return
-        key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
-        if key == self._bot_key:
+        turn_key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
+        if turn_key == self._bot_key:
             return
-        self._bot_key = key
+        self._bot_key = turn_key
         at = until + self.rng.uniform(*THINK_S)
         heapq.heappush(self._todo, (at, next(self._n), {"t": at, **self.bots[actor].move(st)}))
 
