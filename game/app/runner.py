@@ -177,6 +177,9 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         if sound is not None:
             sound.close()
         pygame.quit()
+        from game.app.screens import forget_fonts
+
+        forget_fonts()
         if tmp is not None:
             tmp.cleanup()
     return status
@@ -426,5 +429,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         if sound is not None:
             sound.close()
         pygame.quit()
+        from game.app.screens import forget_fonts
+
+        forget_fonts()
         if status == 3 and args.shutdown_command:
             os.system(args.shutdown_command)  # noqa: S605 - the operator's configured command (kiosk: poweroff)

@@ -35,12 +35,18 @@ ROLE_COLOURS = {"idle": (70, 60, 150), "fighter": RED, "declarer": GOLD, "out": 
 _fonts: dict[int, pygame.font.Font] = {}
 
 
+def forget_fonts() -> None:
+    """Drop the cached fonts (call after ``pygame.quit()``: a later game in the same process makes fresh ones)."""
+    _fonts.clear()
+
+
 def font(px: int) -> pygame.font.Font:
     px = max(8, int(px))
+    if not pygame.font.get_init():
+        _fonts.clear()  # fonts made before a pygame.quit() are dead
+        pygame.font.init()
     f = _fonts.get(px)
     if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
         f = _fonts[px] = pygame.font.Font(None, px)
     return f
 
