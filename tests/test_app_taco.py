@@ -1,35 +1,32 @@
-"""Taco vs Burrito at the table: seat buttons, the No Bueno race, private hands, bots, the whole game at the pins."""
+"""Taco vs Burrito at the table, through the shared app (``TableApp`` + ``game.app.taco_mode``): seat buttons,
+the No Bueno race, private hands, bots, and whole games at the mock pins."""
 
 from __future__ import annotations
 
-import argparse
+import copy
 import io
-import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from game.app.clock import SteppedClock
+from game.app.loop import TableApp
 from game.app.runner import STEP_S
 from game.app.sim import open_sim, press
-from game.app.taco import (
-    RACE_S,
-    HandBrowser,
-    PanelBots,
-    SeatCursor,
-    TacoTable,
-    options_for,
-    press_plan,
-    run_demo,
-)
+from game.app.taco import RACE_S, HandBrowser, PanelBots, SeatCursor, options_for, press_plan, seat_screen_view
+from game.app.taco_mode import MODE
 from game.bots_taco import run_game
+from game.app.runner import run_demo
+from game.cli import build_parser
 from game.journal import Journal
 from game.log import Table
 from game.rules import taco_vs_burrito as tvb
 from hardware.events import SeatEvent
 
 WIRED = {"LEFT": "SET", "RIGHT": "BRAWL", "PLAY": "WAR", "NO BUENO": "DUEL"}
+MakeApp = Callable[..., tuple[TableApp, SteppedClock, Any]]
 
 
 def stacked(seats: int, extra: list[str] | None = None) -> list[str]:
@@ -41,215 +38,202 @@ def stacked(seats: int, extra: list[str] | None = None) -> list[str]:
     return deck + (extra or ["ingredient-1"] * 20)
 
 
-def make_table(tmp_path: Path, seats: int = 3, humans: int = 3, **kw: Any) -> tuple[TacoTable, SteppedClock]:
-    clock = SteppedClock(100.0)
-    table = TacoTable(journal=Journal(str(tmp_path / "j.db")), clock=clock, seats=seats,
-                      seatmap={p: p for p in range(1, humans + 1)}, **kw)
-    return table, clock
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[MakeApp]:
+    """A TvB game in the shared app on MockFactory pins; ``deck`` stacks it. Closes everything afterwards."""
+    opened: list[tuple[Any, Journal]] = []
+
+    def make(seats: int = 3, *, deck: list[str] | None = None, variant: str = "open", window_ms: float = 3000.0,
+             hands: str = "peek", bots: bool = False, seed: int = 0) -> tuple[TableApp, SteppedClock, Any]:
+        clock = SteppedClock(100.0)
+        rig = open_sim(clock, seats=4, devices=False)
+        journal = Journal(str(tmp_path / f"j{len(opened)}.db"))
+        opened.append((rig, journal))
+        app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=list(range(1, seats + 1)),
+                       mode=tvb.name)
+        MODE.hands, MODE.bots_play_others = hands, bots
+        options: dict[str, Any] = {"seed": seed, "variant": variant, "no_bueno_window_ms": window_ms}
+        if deck is not None:
+            options["deck"] = deck
+        app.start({"event": "setup", "game": tvb.name, "seats": seats, "options": options})
+        return app, clock, rig
+
+    yield make
+    for rig, journal in opened:
+        rig.close()
+        journal.close()
+    MODE.hands, MODE.bots_play_others = "peek", False
 
 
-def with_deck(table: TacoTable, deck: list[str], variant: str = "open", window_ms: float = 3000.0) -> None:
-    """Restart the table's game on a stacked deck (the live table normally shuffles with its seed)."""
-    from game.journal import JournaledTable
-
-    setup = {"event": "setup", "game": tvb.name, "seats": table.state.seats,
-             "options": {"deck": deck, "variant": variant, "no_bueno_window_ms": window_ms}}
-    table.live, _ = JournaledTable.new(table.journal, setup)
+def run(app: TableApp, clock: SteppedClock, seconds: float) -> None:
+    end = clock() + seconds
+    while clock() < end:
+        app.step(clock.advance(STEP_S))
 
 
-def tap(table: TacoTable, t: float, panel: int, name: str, hold: float = 0.05) -> list[dict[str, Any]]:
+def tap(app: TableApp, t: float, panel: int, name: str, hold: float = 0.05) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for action, at in (("press", t), ("release", t + hold)):
-        out += table.browser.handle(SeatEvent(at, panel, WIRED[name], action), table.state)
+        out += app.mapper.handle(SeatEvent(at, panel, WIRED[name], action), app.state)
     return out
 
 
-def test_left_right_browse_the_hand_and_play_picks_then_confirms_the_meal(tmp_path: Path) -> None:
+def test_left_right_browse_the_hand_and_play_picks_then_confirms_the_meal(make_app: MakeApp) -> None:
     """RIGHT moves the hand cursor, a PLAY tap picks the card, RIGHT chooses the option, PLAY confirms: one place."""
-    table, _ = make_table(tmp_path)
-    with_deck(table, stacked(3))
-    assert tap(table, 1.0, 1, "RIGHT") == [] and table.browser.cursor(1).index == 1
-    assert tap(table, 1.1, 1, "LEFT") == [] and table.browser.cursor(1).index == 0
-    assert tap(table, 1.2, 1, "PLAY") == []  # picks ingredient-3
-    assert table.browser.cursor(1).stage == "option"
-    labels = [o.label for o in options_for(table.state, 1, "ingredient-3")]
+    app, _, _ = make_app(deck=stacked(3))
+    cursor = app.mapper.browser.cursor(1)
+    assert tap(app, 1.0, 1, "RIGHT") == [] and cursor.index == 1
+    assert tap(app, 1.1, 1, "LEFT") == [] and cursor.index == 0
+    assert tap(app, 1.2, 1, "PLAY") == [] and cursor.stage == "option"  # picks ingredient-3
+    labels = [o.label for o in options_for(app.state, 1, "ingredient-3")]
     assert labels[0] == "my meal" and labels[-2:] == ["discard (trash)", "< back"]
-    tap(table, 1.3, 1, "RIGHT")  # seat 2's meal
-    events = tap(table, 1.4, 1, "PLAY")
-    assert events == [{"t": 1.45, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 2}]
+    tap(app, 1.3, 1, "RIGHT")  # seat 2's meal
+    assert tap(app, 1.4, 1, "PLAY") == [{"t": 1.45, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 2}]
 
 
-def test_back_option_returns_to_the_hand_without_a_move(tmp_path: Path) -> None:
+def test_back_option_returns_to_the_hand_without_a_move(make_app: MakeApp) -> None:
     """The last option, '< back', un-picks the card: no event, the cursor is on the hand again."""
-    table, _ = make_table(tmp_path)
-    with_deck(table, stacked(3))
-    tap(table, 1.0, 1, "PLAY")
-    tap(table, 1.1, 1, "LEFT")  # wraps to '< back'
-    assert tap(table, 1.2, 1, "PLAY") == []
-    assert table.browser.cursor(1).stage == "hand"
+    app, _, _ = make_app(deck=stacked(3))
+    tap(app, 1.0, 1, "PLAY")
+    tap(app, 1.1, 1, "LEFT")  # wraps to '< back'
+    assert tap(app, 1.2, 1, "PLAY") == []
+    assert app.mapper.browser.cursor(1).stage == "hand"
 
 
-def test_play_out_of_turn_makes_no_move_and_says_whose_turn(tmp_path: Path) -> None:
+def test_play_out_of_turn_makes_no_move_and_says_whose_turn(make_app: MakeApp) -> None:
     """Seat 2 tapping PLAY on seat 1's turn picks nothing and is told it is seat 1's turn."""
-    table, _ = make_table(tmp_path)
-    with_deck(table, stacked(3))
-    assert tap(table, 1.0, 2, "PLAY") == []
-    assert table.browser.cursor(2).stage == "hand"
-    assert table.browser.notes[-1][1:] == (2, "seat 1's turn")
+    app, _, _ = make_app(deck=stacked(3))
+    assert tap(app, 1.0, 2, "PLAY") == []
+    assert app.mapper.browser.cursor(2).stage == "hand"
+    assert app.mapper.notes[-1] == (1.05, "seat 2: seat 1's turn")
 
 
-def test_holding_play_is_a_peek_on_the_shared_screen_and_picks_nothing(tmp_path: Path) -> None:
+def test_holding_play_is_a_peek_on_the_shared_screen_and_picks_nothing(make_app: MakeApp) -> None:
     """Peek mode: the shared screen shows seat 1's hand only while seat 1 holds PLAY; the hold picks no card."""
-    table, clock = make_table(tmp_path, hands="peek")
-    with_deck(table, stacked(3))
-    b = table.browser
-    assert table.view(clock()).hands == []
-    b.handle(SeatEvent(1.0, 1, "WAR", "press"), table.state)
-    b.handle(SeatEvent(1.8, 1, "WAR", "hold"), table.state)
-    shown = table.view(clock()).hands
-    assert [h.seat for h in shown] == [1] and shown[0].cards == table.state.hands[0]
-    assert b.handle(SeatEvent(3.0, 1, "WAR", "release"), table.state) == []
-    assert b.cursor(1).stage == "hand" and table.view(clock()).hands == []
+    app, clock, _ = make_app(deck=stacked(3))
+    m = app.mapper
+    assert app.view(clock()).extra["taco"].hands == []
+    m.handle(SeatEvent(1.0, 1, "WAR", "press"), app.state)
+    m.handle(SeatEvent(1.8, 1, "WAR", "hold"), app.state)
+    shown = app.view(clock()).extra["taco"].hands
+    assert [h.seat for h in shown] == [1] and shown[0].cards == app.state.hands[0]
+    assert m.handle(SeatEvent(3.0, 1, "WAR", "release"), app.state) == []
+    assert m.browser.cursor(1).stage == "hand" and app.view(clock()).extra["taco"].hands == []
 
 
-def test_open_hands_mode_shows_every_hand_for_learning(tmp_path: Path) -> None:
+def test_open_hands_mode_shows_every_hand_for_learning(make_app: MakeApp) -> None:
     """Open hands: every seat's hand is on the shared screen, no peek needed."""
-    table, clock = make_table(tmp_path, hands="open")
-    v = table.view(clock())
-    assert [h.seat for h in v.hands] == [1, 2, 3]
-    assert [h.cards for h in v.hands] == table.state.hands
+    app, clock, _ = make_app(hands="open")
+    v = app.view(clock()).extra["taco"]
+    assert [h.seat for h in v.hands] == [1, 2, 3] and [h.cards for h in v.hands] == app.state.hands
 
 
-def test_secret_variant_shows_meals_face_down_on_the_shared_screen(tmp_path: Path) -> None:
-    """Secret: once a card is in a meal, the shared screen shows a face-down card and no score."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, stacked(3), variant="secret", window_ms=100)
-    table.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
-    for _ in range(40):
-        table.step(clock.advance(STEP_S))
-    seat1 = table.view(clock()).seats[0]
+def test_secret_variant_shows_meals_face_down_on_the_shared_screen(make_app: MakeApp) -> None:
+    """Secret: once a card is in a meal, the shared screen shows a face-down card and no score; the owner's own
+    seat view shows its score."""
+    app, clock, _ = make_app(deck=stacked(3), variant="secret", window_ms=100)
+    app.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
+    run(app, clock, 0.6)
+    seat1 = app.view(clock()).extra["taco"].seats[0]
     assert seat1.meal == [None] and seat1.score is None
-    assert table.state.meals[0] == ["ingredient-3"]  # the referee's state has the card
-    assert table.seat_screen(1, clock()).score == 3  # the owner may look at its own meal (Secret)
+    assert app.state.meals[0] == ["ingredient-3"]  # the referee's state has the card
+    assert seat_screen_view(app.state, app.mapper.browser, 1, 10.0).score == 3
+    assert seat_screen_view(app.state, app.mapper.browser, 2, 10.0).score == 0  # seat 2 sees its own empty meal
 
 
-def _window(table: TacoTable, clock: SteppedClock) -> float:
+def _window(app: TableApp, clock: SteppedClock) -> float:
     """Seat 1 places a card; returns the host time it was stamped. Steps until it waits in the block window."""
     t = clock() + 0.1
-    table.inject({"t": t, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
-    while table.state.phase != "window":
-        table.step(clock.advance(STEP_S))
+    app.inject({"t": t, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
+    while app.state.phase != "window":
+        app.step(clock.advance(STEP_S))
     return t
 
 
-def test_no_bueno_race_is_won_by_the_earliest_edge_not_the_first_polled(tmp_path: Path) -> None:
+def test_no_bueno_race_is_won_by_the_earliest_edge_not_the_first_polled(make_app: MakeApp) -> None:
     """Two NO BUENO presses 40 ms apart arrive latest-first: the earlier edge wins, the other is dropped as late."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, stacked(3))
-    t = _window(table, clock)
-    table.seat_event(SeatEvent(t + 0.54, 3, "DUEL", "press"))  # polled first
-    table.seat_event(SeatEvent(t + 0.50, 2, "DUEL", "press"))
-    for _ in range(50):
-        table.step(clock.advance(STEP_S))
-    assert table.state.pending is not None and table.state.pending.chain == [2]
-    assert "no-bueno" in table.state.hands[2] and table.state.hands[2].count("no-bueno") == 2
-    assert "seat 3 was 40 ms late: seat 2 won the No Bueno race" in table.view(clock()).race
+    app, clock, _ = make_app(deck=stacked(3))
+    t = _window(app, clock)
+    app.seat_event(SeatEvent(t + 0.54, 3, "DUEL", "press"))  # handled first
+    app.seat_event(SeatEvent(t + 0.50, 2, "DUEL", "press"))
+    run(app, clock, 1.0)
+    assert app.state.pending is not None and app.state.pending.chain == [2]
+    assert app.state.hands[2].count("no-bueno") == 2  # seat 3 kept both of its No Buenos
+    assert "seat 3 was 40 ms late: seat 2 won the No Bueno race" in app.view(clock()).extra["taco"].race
 
 
-def test_a_no_bueno_after_reaction_time_is_a_si_bueno(tmp_path: Path) -> None:
+def test_a_no_bueno_after_reaction_time_is_a_si_bueno(make_app: MakeApp) -> None:
     """A press later than the race window after a block answers it: the chain grows (Si Bueno)."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, stacked(3))
-    t = _window(table, clock)
-    table.seat_event(SeatEvent(t + 0.5, 2, "DUEL", "press"))
-    table.seat_event(SeatEvent(t + 0.5 + RACE_S + 0.3, 3, "DUEL", "press"))
-    while clock() < t + 1.3:
-        table.step(clock.advance(STEP_S))
-    assert table.state.pending is not None and table.state.pending.chain == [2, 3]
+    app, clock, _ = make_app(deck=stacked(3))
+    t = _window(app, clock)
+    app.seat_event(SeatEvent(t + 0.5, 2, "DUEL", "press"))
+    app.seat_event(SeatEvent(t + 0.5 + RACE_S + 0.3, 3, "DUEL", "press"))
+    run(app, clock, 1.5)
+    assert app.state.pending is not None and app.state.pending.chain == [2, 3]
 
 
-def test_the_countdown_runs_down_and_the_card_lands_when_it_ends(tmp_path: Path) -> None:
+def test_the_countdown_runs_down_and_the_card_lands_when_it_ends(make_app: MakeApp) -> None:
     """The window screen counts the block window down; when it reaches 0 the card resolves into the meal."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, stacked(3), window_ms=1000)
-    _window(table, clock)
-    first = table.view(clock())
-    assert first.screen == "window" and 0.8 < first.countdown <= 1.0
-    for _ in range(30):
-        table.step(clock.advance(STEP_S))
-    later = table.view(clock())
-    assert later.screen == "window" and later.countdown < first.countdown - 0.4
-    for _ in range(40):
-        table.step(clock.advance(STEP_S))
-    assert table.state.meals[0] == ["ingredient-3"] and table.view(clock()).screen == "table"
+    app, clock, _ = make_app(deck=stacked(3), window_ms=1000)
+    _window(app, clock)
+    first = app.view(clock())
+    assert first.screen == "taco_window" and 0.8 < first.extra["taco"].countdown <= 1.0
+    run(app, clock, 0.5)
+    later = app.view(clock())
+    assert later.screen == "taco_window" and later.extra["taco"].countdown < first.extra["taco"].countdown - 0.4
+    run(app, clock, 0.7)
+    assert app.state.meals[0] == ["ingredient-3"] and app.view(clock()).screen == "taco_table"
 
 
-def test_a_block_press_without_a_no_bueno_is_refused_and_not_journaled(tmp_path: Path) -> None:
+def test_a_block_press_without_a_no_bueno_is_refused_and_not_journaled(make_app: MakeApp) -> None:
     """A seat with no No Bueno slamming the button writes nothing; the journal keeps only legal moves."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, ["ingredient-1"] * 40)
-    table.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-1", "meal": 1})
-    for _ in range(12):
-        table.step(clock.advance(STEP_S))
-    table.seat_event(SeatEvent(clock(), 2, "DUEL", "press"))
-    for _ in range(12):
-        table.step(clock.advance(STEP_S))
-    assert table.rejected and "without a no-bueno" in table.rejected[-1]
-    _, events = table.journal.load(table.live.game_id)
+    app, clock, _ = make_app(deck=["ingredient-1"] * 40)
+    app.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-1", "meal": 1})
+    run(app, clock, 0.3)
+    app.seat_event(SeatEvent(clock(), 2, "DUEL", "press"))
+    run(app, clock, 0.5)
+    assert app.rejected and "without a no-bueno" in app.rejected[-1]
+    _, events = app.journal.load(app.live.game_id)  # type: ignore[union-attr]
     assert [e["event"] for e in events] == ["place"]
 
 
-def _fold(obj_events: tuple[dict[str, Any], list[dict[str, Any]]]) -> dict[str, Any]:
-    setup, events = obj_events
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_whole_game_is_played_at_the_mock_pins_and_the_journal_replays_it(make_app: MakeApp, seed: int) -> None:
+    """Three seats, every move made by button taps on MockFactory pins: the game ends, no press is refused,
+    every move the players meant is what the journal holds, and the journal replays to the same end."""
+    app, clock, rig = make_app(seed=seed, window_ms=1500)
+    bots = PanelBots(app, lambda p, b, d: press(rig, p, b, d), {1: "hard", 2: "normal", 3: "easy"}, seed=seed,
+                     pace=0.3)
+    while not app.over and clock() < 100.0 + 900:
+        now = clock.advance(STEP_S)
+        bots.step(now)
+        app.step(now)
+    assert app.over, "the game did not end"
+    assert app.error is None and app.rejected == []
+    setup, events = app.journal.load(app.live.game_id)  # type: ignore[union-attr]
+    moves = [{k: v for k, v in e.items() if k != "t"} for e in events if e["event"] != "block"]
+    assert moves == [m for _, m in bots.planned]
     table, _ = Table.start(setup)
     for e in events:
         table.apply(table.check(e))
-    table.finish()
-    return table.summary()
+    assert table.summary() == app.live.table.summary()  # type: ignore[union-attr]
+    assert app.journal.unfinished() == []
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-def test_a_whole_game_is_played_at_the_mock_pins_and_the_journal_replays_it(tmp_path: Path, seed: int) -> None:
-    """Three seats, every move made by button taps on MockFactory pins: the game ends, no press is refused,
-    every move the players meant is what the journal holds, and the journal replays to the same end."""
-    clock = SteppedClock(50.0)
-    rig = open_sim(clock, seats=3, devices=False)
-    try:
-        table = TacoTable(journal=Journal(str(tmp_path / "j.db")), clock=clock, seats=3,
-                          seatmap={1: 1, 2: 2, 3: 3}, seed=seed, window_ms=1500)
-        bots = PanelBots(table, lambda p, b, d: press(rig, p, b, d), {1: "hard", 2: "normal", 3: "easy"}, seed=seed,
-                         pace=0.3)
-        for _ in range(60 * 600):
-            now = clock.advance(STEP_S)
-            bots.step(now)
-            table.step(now, rig.panels.source)
-            if table.over:
-                break
-        assert table.over, "the game did not end"
-        assert table.rejected == []
-        setup, events = table.journal.load(table.live.game_id)
-        moves = [{k: v for k, v in e.items() if k != "t"} for e in events if e["event"] != "block"]
-        assert moves == [m for _, m in bots.planned]
-        assert _fold((setup, events)) == table.summary()
-        assert table.journal.unfinished() == []
-    finally:
-        rig.close()
-
-
-def test_press_plans_reach_every_legal_move_through_the_browser(tmp_path: Path) -> None:
+def test_press_plans_reach_every_legal_move_through_the_browser() -> None:
     """From states of seeded bot games, the taps ``press_plan`` gives for each legal move make exactly that move."""
     checked = 0
     snapshots: list[tvb.State] = []
 
     def keep(state: tvb.State, _ev: dict[str, Any]) -> None:
         if state.phase in ("move", "choose") and len(snapshots) < 60:
-            import copy
             snapshots.append(copy.deepcopy(state))
 
     for seed in (1, 2):
         run_game(["normal", "easy", "hard"], seed, on_event=keep)
     for state in snapshots[::3]:
         seat = state.turn if state.phase == "move" else state.fight.winner  # type: ignore[union-attr]
+        assert seat is not None
         for start in (0, 2):
             for move in tvb.legal_moves(state)[::2]:
                 browser = HandBrowser({seat: seat})
@@ -266,46 +250,36 @@ def test_press_plans_reach_every_legal_move_through_the_browser(tmp_path: Path) 
     assert checked > 50
 
 
-def test_bots_fill_the_empty_seats_and_wait_for_the_person(tmp_path: Path) -> None:
-    """Seat 1 is a person, seats 2 and 3 are bots: the bots move on their turns and the table waits on seat 1."""
-    table, clock = make_table(tmp_path, humans=1, seed=5)
-    assert sorted(table.bots) == [2, 3]
-    with_deck(table, stacked(3))
-    tap(table, clock(), 1, "PLAY")
-    for e in tap(table, clock() + 0.1, 1, "PLAY"):
-        table.inject(e)
-    for _ in range(60 * 30):
-        table.step(clock.advance(STEP_S))
-    _, events = table.journal.load(table.live.game_id)
+def test_bots_play_the_other_seats_and_wait_for_the_person(make_app: MakeApp) -> None:
+    """"vs bots": seat 1 is a person, seats 2 and 3 are bots; they move on their turns and the table waits on 1."""
+    app, clock, _ = make_app(deck=stacked(3), bots=True, seed=5)
+    run(app, clock, 0.1)
+    assert sorted(app.mapper.bots) == [2, 3]
+    for e in tap(app, clock(), 1, "PLAY") + tap(app, clock() + 0.1, 1, "PLAY"):
+        app.inject(e)
+    run(app, clock, 30.0)
+    _, events = app.journal.load(app.live.game_id)  # type: ignore[union-attr]
     movers = [e["seat"] for e in events if e["event"] in ("place", "play", "discard")]
     assert movers[:3] == [1, 2, 3]
-    assert table.state.turn == 1 and movers.count(1) == 1  # seat 1 has not moved again: the table waits
+    assert app.state.turn == 1 and movers.count(1) == 1  # seat 1 has not moved again: the table waits
 
 
-def test_headless_demo_plays_a_whole_game_and_prints_standings() -> None:
-    """`demo --game taco-vs-burrito` (run_demo): four bots at the mock pins play to the end; standings printed."""
+def test_headless_demo_plays_a_whole_game_at_the_buttons_and_prints_standings() -> None:
+    """`burrito-table demo --game taco-vs-burrito --headless`: four bots at the mock pins play to the end."""
+    args = build_parser().parse_args(["demo", "--game", "taco-vs-burrito", "--headless", "--speed", "0", "--mute"])
     out = io.StringIO()
-    args = argparse.Namespace(headless=True, seed=7, journal=None, size=None, speed=None, max_seconds=900)
     assert run_demo(args, out) == 0
     text = out.getvalue()
-    assert "Standings" in text and "Winner: seat" in text
+    assert "Taco vs Burrito: four bots" in text
     assert "played its last card: the game is over" in text
-    assert "presses refused" not in text
+    assert "Standings" in text and "Winner: seat" in text
 
 
-def test_a_bad_hands_mode_is_one_clear_error(tmp_path: Path) -> None:
-    """hands='peak' (a typo) says which modes exist."""
-    with pytest.raises(ValueError, match="hands: expected one of screens, peek, open, got 'peak'"):
-        make_table(tmp_path, hands="peak")
-
-
-def test_the_journal_holds_plain_json_moves(tmp_path: Path) -> None:
-    """Moves are journaled as the issue 8 log contract's events (replayable by `burrito-table replay`)."""
-    table, clock = make_table(tmp_path)
-    with_deck(table, stacked(3), window_ms=100)
-    table.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
-    for _ in range(30):
-        table.step(clock.advance(STEP_S))
-    _, events = table.journal.load(table.live.game_id)
-    assert json.loads(json.dumps(events)) == [{"t": pytest.approx(events[0]["t"]), "event": "place", "seat": 1,
-                                               "card": "ingredient-3", "meal": 1}]
+def test_moves_are_journaled_as_the_log_contract_s_events(make_app: MakeApp) -> None:
+    """Moves are journaled as issue 8's events (replayable by `burrito-table replay`), on table time."""
+    app, clock, _ = make_app(deck=stacked(3), window_ms=100)
+    app.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
+    run(app, clock, 0.5)
+    _, events = app.journal.load(app.live.game_id)  # type: ignore[union-attr]
+    assert events == [{"t": pytest.approx(0.1, abs=0.02), "event": "place", "seat": 1, "card": "ingredient-3",
+                       "meal": 1}]

@@ -8,17 +8,15 @@ Regenerate the references after a deliberate change with
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.taco import TacoTable
+from game.app.taco import HandBrowser, build_view
 from game.app.taco_screens import SCREENS, render, sample_views
-from game.journal import Journal
+from game.log import Table
 
 REF = Path(__file__).parent / "app_reference"
 SIZE = (1280, 720)
@@ -75,10 +73,8 @@ def test_secret_meals_draw_as_card_backs_not_faces() -> None:
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_a_live_table_view_draws_at_both_ends_of_the_size_range(size: tuple[int, int]) -> None:
     """A view built from a live table (not a sample) draws at 720p and 1080p without error."""
-    with tempfile.TemporaryDirectory() as d:
-        clock = SteppedClock(5.0)
-        table = TacoTable(journal=Journal(str(Path(d) / "j.db")), clock=clock, seats=5, seatmap={1: 1},
-                          hands="open", variant="secret")
-        surf = render(table.view(clock()), size)
-        assert surf.get_size() == size
-        table.journal.close()
+    state = Table.start({"event": "setup", "game": "taco-vs-burrito", "seats": 5,
+                         "options": {"seed": 2, "variant": "secret"}})[0].state
+    view = build_view(state, HandBrowser({1: 1}), {s: "normal" for s in range(2, 6)}, "open", 0.0)
+    surf = render(view, size)
+    assert surf.get_size() == size

@@ -13,15 +13,24 @@ from luma.core.device import dummy  # noqa: E402
 
 from game.app.clock import SteppedClock  # noqa: E402
 from game.app.seat_screens import SeatScreenError, SeatScreens, open_device, parse_spec, render_seat  # noqa: E402
-from game.app.taco import SeatScreenView, TacoTable, seat_screen_view  # noqa: E402
+from game.app.taco import HandBrowser, SeatScreenView, seat_screen_view  # noqa: E402
 from game.journal import Journal  # noqa: E402
+from game.log import Table  # noqa: E402
 
 
-def table_and_screens(tmp_path: Path) -> tuple[TacoTable, SteppedClock, SeatScreens]:
-    clock = SteppedClock(3.0)
-    table = TacoTable(journal=Journal(str(tmp_path / "j.db")), clock=clock, seats=3, seatmap={1: 1, 2: 2, 3: 3},
-                      hands="screens", seed=4)
-    return table, clock, SeatScreens.open("1=dummy, 2=dummy, 3=dummy")
+class Game:
+    """A three-seat game's state and the seats' browsers: what the seat screens are drawn from."""
+
+    def __init__(self) -> None:
+        self.state = Table.start({"event": "setup", "game": "taco-vs-burrito", "seats": 3, "options": {"seed": 4}})[0].state
+        self.browser = HandBrowser({1: 1, 2: 2, 3: 3})
+
+    def seat_screen(self, seat: int, table_now: float) -> SeatScreenView:
+        return seat_screen_view(self.state, self.browser, seat, table_now)
+
+
+def table_and_screens(tmp_path: Path) -> tuple[Game, SteppedClock, SeatScreens]:
+    return Game(), SteppedClock(0.0), SeatScreens.open("1=dummy, 2=dummy, 3=dummy")
 
 
 def pixels(screens: SeatScreens, seat: int) -> bytes:

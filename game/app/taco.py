@@ -1,4 +1,4 @@
-"""Taco vs Burrito at the table: seat buttons -> moves, the No Bueno race, private hands, bots for empty seats.
+"""Taco vs Burrito at the table: seat buttons -> moves, and what the shared screen and each seat's screen show.
 
 The rules (``game.rules.taco_vs_burrito``) run the card game; this module is the table around them.
 
@@ -16,34 +16,28 @@ NO BUENO    DUEL   block the card waiting in the block window, at any moment
 
 PLAY acts on its *release* (a tap), so a hold can be a peek without also picking a card.
 
-The block window is a real-time race. Every NO BUENO press becomes a ``block`` stamped with the press's edge
-time, and the table writes events in edge-time order, so the earliest press wins whatever order the panels
-were polled in. A press less than :data:`RACE_S` after the winning block cannot have been an answer to it
-(nobody reacts that fast): it was aimed at the same card, lost the race and is dropped, with the gap shown
-("seat 3 was 42 ms late"). A later press is a Si Bueno, as the rulebook says.
+Every NO BUENO press becomes a ``block`` stamped with the press's edge time; the game mode
+(``game.app.taco_mode.TacoMapper``) judges the race: the earliest edge wins, and a press less than
+:data:`RACE_S` after the winning one lost the same race (nobody reacts to a block that fast).
 
-:class:`TacoTable` is the live table: MockFactory or real pins in (``PanelSource.poll``), the journal first
-(``JournaledTable.submit``), bots for the empty seats, and a :class:`TacoView` for the shared screen and one
-:class:`SeatScreenView` per seat for the optional per-seat displays (``game.app.seat_screens``).
+The options of a picked card are the rules' own ``legal_moves``, so no sequence of presses can make an illegal
+move. :func:`build_view` gives the shared screen's :class:`TacoView` (meals face down as the variant says, hands
+only as the hand mode allows) and :func:`seat_screen_view` one seat's own display, from ``player_view`` only.
+:class:`PanelBots` play seats *at the buttons* (the demo), through :func:`press_plan`.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.bots_taco import Bot, make_bot
-from game.journal import Journal, JournaledTable
+from game.bots_taco import make_bot
 from game.rules import taco_vs_burrito as tvb
-from game.rules.base import Cue, RuleInputError
 from hardware.events import SeatEvent
-
-log = logging.getLogger(__name__)
 
 #: the panel's wired button -> its Taco vs Burrito meaning
 BUTTONS = {"SET": "LEFT", "BRAWL": "RIGHT", "WAR": "PLAY", "DUEL": "NO BUENO"}
@@ -256,19 +250,6 @@ def _steps(here: int, there: int, n: int) -> list[str]:
     return ["RIGHT"] * right if right <= left else ["LEFT"] * left
 
 
-# -- the race --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Race:
-    """The last accepted block, to judge presses that came in just after it."""
-
-    t: float
-    seat: int
-    card: str
-    chain: int
-
-
 # -- what the screens draw -----------------------------------------------------------------------------------
 
 
@@ -343,193 +324,7 @@ class SeatScreenView:
     line: str
 
 
-# -- the live table -----------------------------------------------------------------------------------------
-
-
-class TacoTable:
-    """A Taco vs Burrito game at the table.
-
-    ``seatmap``: panel -> game seat for the seats people sit at; every other seat of ``seats`` gets a bot of
-    ``bot_level``. ``clock`` is the host clock (``time.monotonic`` live, a SteppedClock in the demo). Table
-    time in the log is host time minus the start. Events wait ``hold_back_s`` so presses polled out of order
-    are still written in edge-time order.
-    """
-
-    def __init__(self, *, journal: Journal, clock: Callable[[], float], seats: int, seatmap: dict[int, int],
-                 variant: str = "open", seed: int = 0, hands: str = "peek", bot_level: str = "normal",
-                 window_ms: float = tvb.DEFAULT_WINDOW_MS, first: int = 1, hold_back_s: float = 0.05,
-                 pace: float = 1.0, banner: str = "") -> None:
-        if hands not in HAND_MODES:
-            raise ValueError(f"hands: expected one of {', '.join(HAND_MODES)}, got {hands!r}")
-        self.journal = journal
-        self.clock = clock
-        self.hands_mode = hands
-        self.hold_back_s = hold_back_s
-        self.pace = pace
-        self.banner = banner
-        self.browser = HandBrowser(seatmap)
-        humans = set(seatmap.values())
-        self.bots: dict[int, Bot] = {s: make_bot(bot_level, s, seed * 31 + s)
-                                     for s in range(1, seats + 1) if s not in humans}
-        self.bot_level = bot_level
-        self.rng = random.Random(seed * 7919 + 1)
-        self.setup = {"event": "setup", "game": tvb.name, "seats": seats,
-                      "options": {"seed": seed, "variant": variant, "no_bueno_window_ms": window_ms, "first": first}}
-        self.live, cues = JournaledTable.new(journal, self.setup)
-        self.t0 = clock()
-        self.buffer: list[dict[str, Any]] = []
-        self.rejected: list[str] = []
-        self.lines: list[str] = []
-        self.ticker: list[str] = []
-        self.race: Race | None = None
-        self.race_note: tuple[float, str] | None = None
-        self.flash: dict[int, tuple[float, str]] = {}
-        self.on_cues: list[Callable[[list[Cue]], None]] = []
-        self._todo: list[tuple[float, int, dict[str, Any]]] = []
-        self._n = itertools.count()
-        self._bot_key: Any = None
-        self._asked: set[tuple[int, int, int]] = set()
-        self._cues(cues)
-
-    # -- state --------------------------------------------------------------------------------------
-
-    @property
-    def state(self) -> tvb.State:
-        st: tvb.State = self.live.table.state
-        return st
-
-    @property
-    def over(self) -> bool:
-        return tvb.is_over(self.state)
-
-    def table_t(self, host_t: float) -> float:
-        return round(host_t - self.t0, 4)
-
-    # -- input --------------------------------------------------------------------------------------
-
-    def seat_event(self, ev: SeatEvent) -> None:
-        """A seat panel's button (from ``PanelSource.poll``): the browser turns it into moves for the buffer."""
-        if ev.action == "press" and ev.seat in self.browser.seatmap:
-            seat = self.browser.seatmap[ev.seat]
-            self.flash[seat] = (ev.t, BUTTONS.get(ev.button, ev.button))
-        self.buffer.extend(self.browser.handle(ev, self.state))
-
-    def inject(self, event: dict[str, Any]) -> None:
-        """A table event on host time from elsewhere (a bot)."""
-        self.buffer.append(event)
-
-    # -- the step -------------------------------------------------------------------------------------
-
-    def step(self, now: float, source: Any = None) -> None:
-        """One fixed step at host time ``now``: drain the panels, run the bots, write what is due, tick."""
-        if source is not None:
-            for ev in source.poll(now):
-                self.seat_event(ev)
-        self._bots(now)
-        until = now - self.hold_back_s
-        self.buffer.sort(key=lambda e: e["t"])
-        while self.buffer and self.buffer[0]["t"] <= until and not self.over:
-            self._submit(self.buffer.pop(0))
-        t = self.table_t(until)
-        if not self.over and t > self.live.table.last_t and t > self.state.t:
-            self._cues(self.live.tick(t))
-        self.browser.sync(self.state)
-
-    def _submit(self, ev: dict[str, Any]) -> None:
-        obj = dict(ev)
-        host_t = obj["t"]
-        obj["t"] = max(self.table_t(host_t), self.live.table.last_t, self.state.t)
-        seat = obj.get("seat", 0)
-        if obj["event"] == "block":
-            lost = self._lost_race(host_t, seat)
-            if lost:
-                self.race_note = (host_t, lost)
-                self.lines.append(f"{obj['t']:8.2f}  ({lost})")
-                return
-        try:
-            cues = self.live.submit(obj)
-        except RuleInputError as exc:
-            self.rejected.append(f"{obj}: {exc}")
-            self.browser.notes.append((host_t, seat, str(exc)))
-            log.info("move not written: %s: %s", obj, exc)
-            return
-        if obj["event"] == "block":
-            p = self.state.pending
-            self.race = Race(host_t, seat, p.card if p else "", len(p.chain) if p else 0)
-        self._cues(cues)
-
-    def _lost_race(self, host_t: float, seat: int) -> str:
-        """A press too soon after the winning block was aimed at the same card: it lost the race."""
-        r = self.race
-        p = self.state.pending
-        if r is None or p is None or seat == r.seat or p.card != r.card or len(p.chain) != r.chain:
-            return ""
-        gap = host_t - r.t
-        if 0 <= gap < RACE_S:
-            return f"seat {seat} was {round(gap * 1000)} ms late: seat {r.seat} won the No Bueno race"
-        return ""
-
-    def _cues(self, cues: list[Cue]) -> None:
-        for c in cues:
-            if c.kind in ("say", "note"):
-                self.lines.append(f"{c.t:8.2f}  {c.text if c.kind == 'say' else '(' + c.text + ')'}")
-                if c.kind == "say":
-                    self.ticker = (self.ticker + [c.text])[-4:]
-        for fn in self.on_cues:
-            fn(cues)
-
-    # -- bots for empty seats ---------------------------------------------------------------------------
-
-    def _bots(self, now: float) -> None:
-        while self._todo and self._todo[0][0] <= now:
-            _, _, ev = heapq.heappop(self._todo)
-            self.inject(ev)
-        st = self.state
-        if self.over or self.buffer:
-            return
-        if st.phase == "window" and st.pending is not None:
-            p = st.pending
-            deadline = self.t0 + p.deadline
-            for seat, bot in self.bots.items():
-                key = (seat, int(p.opened * 1000), len(p.chain))
-                if key in self._asked or not tvb.can_block(st, seat):
-                    continue
-                self._asked.add(key)
-                if bot.block(st):
-                    start = self.t0 + st.t
-                    at = start + self.rng.uniform(0.25, 0.7) * (deadline - start)
-                    heapq.heappush(self._todo, (max(at, now), next(self._n),
-                                                {"t": max(at, now), "event": "block", "seat": seat}))
-            return
-        actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
-        if actor is None or actor not in self.bots:
-            return
-        turn_key = (actor, st.turns, st.phase, len(st.trash), len(st.pile))
-        if turn_key == self._bot_key:
-            return
-        self._bot_key = turn_key
-        move = self.bots[actor].move(st)
-        at = now + self.rng.uniform(0.8, 1.8) * self.pace
-        heapq.heappush(self._todo, (at, next(self._n), {"t": at, **move}))
-
-    # -- views --------------------------------------------------------------------------------------
-
-    def view(self, now: float) -> TacoView:
-        race = self.race_note[1] if self.race_note is not None and now - self.race_note[0] < 2.5 else ""
-        flash = {s: f[1] for s, f in self.flash.items() if now - f[0] < 0.6}
-        return build_view(self.state, self.browser, {s: b.level for s, b in self.bots.items()}, self.hands_mode,
-                          self.table_t(now - self.hold_back_s), ticker=self.ticker, banner=self.banner, race=race,
-                          flash=flash)
-
-    def hand_show(self, seat: int) -> HandShow:
-        return hand_show(self.state, self.browser, seat)
-
-    def seat_screen(self, seat: int, now: float) -> SeatScreenView:
-        """What ``seat``'s own display shows (see ``seat_screen_view``)."""
-        return seat_screen_view(self.state, self.browser, seat, self.table_t(now - self.hold_back_s))
-
-    def summary(self) -> dict[str, Any]:
-        return tvb.summary(self.state)
+# -- building the views ------------------------------------------------------------------------------------
 
 
 def hand_show(st: tvb.State, browser: HandBrowser, seat: int) -> HandShow:
@@ -574,7 +369,7 @@ def build_view(st: tvb.State, browser: HandBrowser, bots: dict[int, str], hands_
         v.big = card_label(shown, cat).upper()
         v.title = f"SEAT {p.seat} PLAYS"
         v.sub = _waiting_text(p, st.variant)
-        v.countdown = max(0.0, p.deadline - table_now)
+        v.countdown = max(0.0, min(st.window, p.deadline - table_now))
         v.progress = max(0.0, min(1.0, v.countdown / st.window)) if st.window > 0 else 0.0
         v.chain = list(p.chain)
         v.hint = "NO BUENO now to block!" if not p.chain else (
@@ -633,7 +428,7 @@ def _waiting_text(p: tvb.Pending, variant: str) -> str:
     return ""
 
 
-# -- bots at the panels (the demo) ----------------------------------------------------------------------------
+# -- bots at the panels (the demo, tests) ----------------------------------------------------------------------------
 
 #: the wired button of each Taco vs Burrito name
 WIRED = {v: k for k, v in BUTTONS.items()}
@@ -645,13 +440,14 @@ class PanelBots:
     """Bots that play seats *through their panels*: each move becomes LEFT/RIGHT/PLAY taps on the seat's
     buttons (``press_plan``), and a block a NO BUENO tap, driven on the pins by ``press(panel, button, down)``.
     So the demo runs the whole button path (MockFactory pins, debounce, the hand browser) as a person would.
+    ``app`` is the shared loop (``game.app.loop.TableApp``) playing this mode; ``levels``: game seat -> level.
     """
 
-    def __init__(self, table: Any, press: Callable[[int, str, bool], None], levels: dict[int, str],
+    def __init__(self, app: Any, press: Callable[[int, str, bool], None], levels: dict[int, str],
                  seed: int = 7, pace: float = 1.0) -> None:
-        self.table = table
+        self.app = app
         self.press = press
-        self.panel = {seat: panel for panel, seat in table.browser.seatmap.items()}
+        self.panel = {seat: panel for seat, panel in enumerate(app.seatmap, start=1)}
         self.bots = {seat: make_bot(level, seat, seed * 17 + seat) for seat, level in levels.items()}
         self.rng = random.Random(seed * 104729 + 3)
         self.pace = pace
@@ -672,9 +468,9 @@ class PanelBots:
     def step(self, now: float) -> None:
         while self._todo and self._todo[0][0] <= now:
             heapq.heappop(self._todo)[2]()
-        tab = self.table
-        st = tab.state
-        if tab.over or tab.buffer:
+        app = self.app
+        st = app.state
+        if st is None or app.over or app.buffer or app.mapper.pending:
             return
         if st.phase == "window" and st.pending is not None:
             p = st.pending
@@ -684,106 +480,17 @@ class PanelBots:
                     continue
                 self._asked.add(key)
                 if bot.block(st):
-                    left = tab.t0 + p.deadline - now
+                    left = app.t0 + p.deadline - now
                     self.tap(now + self.rng.uniform(0.2, 0.6) * max(0.0, left), seat, "NO BUENO")
             return
         actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
         if actor is None or actor not in self.bots or now < self.busy_until.get(actor, 0.0):
             return
         move = self.bots[actor].move(st)
-        plan = press_plan(st, tab.browser.cursor(actor), move)
+        plan = press_plan(st, app.mapper.browser.cursor(actor), move)
         self.planned.append((actor, move))
         t = now + self.rng.uniform(0.4, 1.0) * self.pace
         for name in plan:
             self.tap(t, actor, name)
             t += GAP_S
         self.busy_until[actor] = t + 0.5
-
-
-def run_demo(args: Any, out: Any) -> int:
-    """``burrito-table demo --game taco-vs-burrito``: four bots play a whole game through simulation mode
-    (every move is button taps on MockFactory pins), headless or in a window; prints the play and standings."""
-    import tempfile
-    from pathlib import Path
-
-    from game.app.clock import SteppedClock
-    from game.app.runner import STEP_S, Pacer, display_reason, go_headless, open_screen, parse_size
-    from game.app.sim import open_sim, press
-
-    reason = None if getattr(args, "headless", False) else display_reason()
-    headless = reason is None
-    if headless:
-        go_headless()
-    import pygame
-
-    from game.app.taco_screens import draw
-
-    seed = int(getattr(args, "seed", 7))
-    clock = SteppedClock()
-    rig = open_sim(clock, seats=4, devices=False, seed=seed)
-    tmp = None
-    if getattr(args, "journal", None):
-        journal_path = args.journal
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="burrito-taco-demo-")
-        journal_path = str(Path(tmp.name) / "demo.db")
-    journal = Journal(journal_path)
-    screen = open_screen(headless, parse_size(args.size) if getattr(args, "size", None) else None, fullscreen=False)
-    levels = {1: "hard", 2: "normal", 3: "easy", 4: "normal"}
-    status = 1
-    try:
-        table = TacoTable(journal=journal, clock=clock, seats=4, seatmap={p: p for p in range(1, 5)},
-                          seed=seed, hands="open", banner="DEMO - four bots play Taco vs Burrito at the buttons",
-                          pace=0.3 if headless else 1.0)
-        bots = PanelBots(table, lambda panel, button, down: press(rig, panel, button, down), levels, seed=seed,
-                         pace=0.3 if headless else 1.0)
-        print("Taco vs Burrito: four bots (hard, normal, easy, normal) play a whole game at the seat buttons", file=out)
-        print(f"  buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source}); LEFT=SET RIGHT=BRAWL PLAY=WAR "
-              "NO BUENO=DUEL", file=out)
-        print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)
-        print(f"  screen: {'headless (SDL dummy driver)' if headless else reason}\n", file=out, flush=True)
-        speed = args.speed if getattr(args, "speed", None) is not None else (0.0 if headless else 1.0)
-        pacer = Pacer(speed)
-        printed = 0
-        start = clock()
-        frame = 0
-        over_at: float | None = None
-        max_s = float(getattr(args, "max_seconds", 900.0))
-        while True:
-            now = clock.advance(STEP_S)
-            bots.step(now)
-            table.step(now, rig.panels.source)
-            while printed < len(table.lines):
-                print(table.lines[printed], file=out, flush=True)
-                printed += 1
-            if frame % (15 if headless else 1) == 0:
-                draw(screen, table.view(now))
-                if not headless:
-                    pygame.display.flip()
-                    for ev in pygame.event.get():
-                        if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
-                            print("(demo closed)", file=out)
-                            return 0
-            frame += 1
-            if table.over:
-                over_at = now if over_at is None else over_at
-                if now - over_at > (0.2 if headless else 6.0):
-                    break
-            if now - start > max_s:
-                print(f"burrito-table: demo: the game did not end within {max_s:g} s of table time", file=out)
-                return 1
-            pacer.wait()
-        print("\n".join(tvb.standings(table.summary())), file=out, flush=True)
-        if table.rejected:
-            print(f"  ({len(table.rejected)} presses refused by the rules, e.g. {table.rejected[0]})", file=out)
-        status = 0
-    finally:
-        rig.close()
-        journal.close()
-        pygame.quit()
-        from game.app import screens
-
-        screens._fonts.clear()  # fonts cached before pygame.quit() are dead; the next init must make new ones
-        if tmp is not None:
-            tmp.cleanup()
-    return status

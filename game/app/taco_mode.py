@@ -257,10 +257,12 @@ class TacoVsBurrito:
         return tvb.standings(summary)
 
     def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
-        """The demo's four bots play at the mock pins, through the hand browser, as people would."""
+        """The demo's bots play at the mock pins, through the hand browser, as people would."""
         from game.app.sim import press
 
-        return AppPanelBots(app, lambda panel, button, down: press(rig, panel, button, down), seed)
+        levels = {s: ("hard", "normal", "easy", "normal")[(s - 1) % 4] for s in range(1, len(app.seatmap) + 1)}
+        return PanelBots(app, lambda panel, button, down: press(rig, panel, button, down), levels, seed=seed,
+                         pace=0.3)
 
     # -- what to draw ------------------------------------------------------------------------------------
 
@@ -301,43 +303,6 @@ class TacoVsBurrito:
             v.screen = f"taco_{tv.screen}"
             if tv.hint and not v.hint:
                 v.hint = tv.hint
-
-
-class AppPanelBots(PanelBots):
-    """``PanelBots`` over the shared loop: the state, cursors and start time come from the app and its mapper."""
-
-    def __init__(self, app: Any, press: Callable[[int, str, bool], None], seed: int) -> None:
-        self.app = app
-        levels = {1: "hard", 2: "normal", 3: "easy", 4: "normal"}
-        super().__init__(_AppTable(app), press, {s: levels.get(s, "normal") for s in range(1, len(app.seatmap) + 1)},
-                         seed=seed, pace=0.3)
-
-
-class _AppTable:
-    """The few things ``PanelBots`` reads of a table, from the shared loop."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    @property
-    def state(self) -> Any:
-        return self.app.state
-
-    @property
-    def over(self) -> bool:
-        return bool(self.app.over) or self.app.state is None
-
-    @property
-    def buffer(self) -> list[Any]:
-        return self.app.buffer + list(self.app.mapper.pending)
-
-    @property
-    def t0(self) -> float:
-        return float(self.app.t0)
-
-    @property
-    def browser(self) -> HandBrowser:
-        return self.app.mapper.browser  # type: ignore[no-any-return]
 
 
 MODE = TacoVsBurrito()
