@@ -133,3 +133,14 @@ def test_a_bot_seat_ignores_its_panel(tmp_path: Path) -> None:
     assert 2 not in m.browser.seatmap.values() and 3 not in m.browser.seatmap.values()
     assert m.browser.seatmap == {1: 1}
     MODE.setup(3, 0)  # leave the shared mode object as the lobby would: no bots
+
+
+def test_mapper_never_writes_a_judged_press_before_an_earlier_buffered_event() -> None:
+    """A judged block at 10.0 is held back while the loop writes a buffered event stamped 9.5 (time order)."""
+    m = TacoMapper([1, 2, 3])
+    state = Table.start(MODE.setup(3, 0, seed=1))[0].state
+    m.handle(SeatEvent(10.0, 2, "DUEL", "press"), state)
+    assert m.due_sets(11.0, force_before=9.5) == []
+    assert m.oldest_pending() == 10.0  # the rules' clock still waits for it
+    assert m.due_sets(11.0) == [{"t": 10.0, "event": "block", "seat": 2}]
+    assert m.oldest_pending() is None

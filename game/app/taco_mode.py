@@ -77,6 +77,7 @@ class TacoMapper:
         self._bot_key: Any = None
         self._asked: set[tuple[int, int, int]] = set()
         self._won: Press | None = None
+        self._ready: list[dict[str, Any]] = []  # judged or due, waiting for an earlier buffered event
 
     # -- input ---------------------------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ class TacoMapper:
         return self.chord.combo_progress(now)
 
     def oldest_pending(self) -> float | None:
-        times = [p.t for p in self.pending] + [t for t, _, _ in self._todo]
+        times = [p.t for p in self.pending] + [t for t, _, _ in self._todo] + [e["t"] for e in self._ready]
         return min(times, default=None)
 
     def blocks(self, t: float) -> bool:
@@ -135,8 +136,9 @@ class TacoMapper:
         return any(p.t <= t for p in self.pending)
 
     def due_sets(self, until: float, force_before: float | None = None) -> list[dict[str, Any]]:
-        """Judged race winners and due bot moves, in time order (the loop writes them before later events)."""
-        out: list[dict[str, Any]] = []
+        """Judged race winners and due bot moves, in time order; with ``force_before`` (the time of the buffered
+        event about to be written) only those not later than it, so the journal stays in time order."""
+        out = self._ready
         self.pending.sort(key=lambda p: p.t)
         while self.pending and self.pending[0].t + RACE_S <= until:
             first = self.pending.pop(0)
@@ -154,7 +156,10 @@ class TacoMapper:
         while self._todo and self._todo[0][0] <= until:
             out.append(heapq.heappop(self._todo)[2])
         out.sort(key=lambda e: e["t"])
-        return out
+        limit = until if force_before is None else min(until, force_before)
+        due = [e for e in out if e["t"] <= limit]
+        self._ready = [e for e in out if e["t"] > limit]
+        return due
 
     def _bot_turn(self, until: float) -> None:
         st = self._state
