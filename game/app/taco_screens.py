@@ -128,8 +128,29 @@ def seat_box(p: Painter, sp: SeatPanel, center: tuple[float, float], n: int, han
         p.text(f"{sp.hand_size} in hand", 32, CYAN, (rect.left + rect.width * 0.68, low), shadow=False)
 
 
+_dimmed: dict[tuple[int, int], tuple[str, pygame.Surface]] = {}
+
+
 def table_base(p: Painter, v: TacoView, accent: tuple[int, int, int] = LIME, dim: bool = False) -> None:
-    """The table seen from above: seats with meals and hands, the pile and the trash; ``dim`` veils it for a box."""
+    """The table seen from above: seats with meals and hands, the pile and the trash; ``dim`` veils it for a box.
+
+    A dimmed table (under the countdown, which redraws every frame) is kept until the table itself changes: the
+    full-screen veil is most of a frame's cost.
+    """
+    if dim:
+        key = repr((v.seats, v.variant, v.hands_mode, v.draw_pile, v.trash_top, v.trash, v.title, v.ticker,
+                    v.hands, v.banner, accent))
+        cached = _dimmed.get((p.w, p.h))
+        if cached is not None and cached[0] == key:
+            p.s.blit(cached[1], (0, 0))
+            return
+        _table(p, v, accent, dim)
+        _dimmed[(p.w, p.h)] = (key, p.s.copy())
+        return
+    _table(p, v, accent, dim)
+
+
+def _table(p: Painter, v: TacoView, accent: tuple[int, int, int], dim: bool) -> None:
     background(p, accent)
     n = len(v.seats)
     open_hands = {h.seat: h for h in v.hands} if v.hands_mode == "open" else {}
