@@ -5,7 +5,8 @@
 
 1. Measures the timestamp errors the referee lives with: the real detector on simulated traces (burrito impact and
    catch, badge impact) and clock sync (``simulate_clock_sync``), then the burrito-to-badge gap of one contact -- the
-   hit window (R1) must hold all of it.
+   hit window (R1) must hold all of it; and how long the detector takes to decide a badge impact or a bounce (the
+   heartbeat rule R2 allows for it).
 2. Runs every scenario of the issue at the event level with those errors, through the referee and the real rules
    engine, and prints per scenario: correct automatic calls, questions asked, wrong calls, and call delay.
 """
@@ -30,6 +31,10 @@ from game.referee import referee as R  # noqa: E402
 from game.referee.battlesim import SCENARIOS, ErrorModel, make_battle, run_battle  # noqa: E402
 
 
+#: kind -> how long after its stamp the detector decided each event, ms (R2/R3: BADGE_DETECT_S, BURRITO_DETECT_S)
+DECIDED_AFTER: dict[str, list[float]] = {}
+
+
 def _stamp_errors(scenario: str, kind: str, n: int) -> list[float]:
     out = []
     for seed in range(n):
@@ -37,12 +42,36 @@ def _stamp_errors(scenario: str, kind: str, n: int) -> list[float]:
         det = Detector(tr.device)
         found = []
         for s in tr.samples:
-            found += det.feed(*s)
+            new = det.feed(*s)
+            for t_us, k, _ in new:
+                DECIDED_AFTER.setdefault(f"{tr.device} {k}", []).append((s[0] - t_us) / 1000.0)
+            found += new
         truth = [t for t, k in tr.truth if k == kind]
         got = [t for t, k, _ in found if k == kind]
         if truth and got:
             out.append((got[0] - truth[0]) / 1000.0)
     return out
+
+
+def after_contact(n: int) -> None:
+    """What a burrito tells of its first contact (R3, fumbles): the reported peak and the gap to its next event."""
+    print("\n| after the first contact (burrito) | impact peak reported, g: min / p50 / max | next event after, ms: "
+          "min / p50 / max |\n|---|---|---|")
+    for scenario in ("throw_impact", "body_hit_fall", "fumbled_catch"):
+        peaks, gaps = [], []
+        for seed in range(n):
+            tr = make_trace(scenario, 20_000 + seed)
+            det = Detector(tr.device)
+            found = [e for s in tr.samples for e in det.feed(*s)]
+            first = next((e for e in found if e[1] == "impact"), None)
+            if first is None:
+                continue
+            peaks.append(first[2])
+            nxt = [e[0] for e in found if e[0] > first[0]]
+            if nxt:
+                gaps.append((min(nxt) - first[0]) / 1000.0)
+        print(f"| {scenario} | {min(peaks):.1f} / {pct(peaks, 50):.1f} / {max(peaks):.1f} | "
+              f"{min(gaps):.0f} / {pct(gaps, 50):.0f} / {max(gaps):.0f} |")
 
 
 def measure(n: int) -> ErrorModel:
@@ -62,9 +91,9 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
 
 
-def _one(args: tuple[str, int, ErrorModel]) -> tuple[bool, bool, bool, list[float], str]:
-    scenario, seed, err = args
-    r = run_battle(make_battle(scenario, seed, err))
+def _one(args: tuple[str, int, ErrorModel, bool]) -> tuple[bool, bool, bool, list[float], str]:
+    scenario, seed, err, heartbeats = args
+    r = run_battle(make_battle(scenario, seed, err, heartbeats=heartbeats))
     return r.automatic, r.correct and bool(r.questions), not r.correct, r.call_delays, r.why
 
 
@@ -74,6 +103,9 @@ def main() -> None:
     ap.add_argument("--traces", type=int, default=60, help="traces per kind for the error measurement")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--scenario", action="append", help="only these scenarios")
+    ap.add_argument("--no-heartbeats", action="store_true",
+                    help="devices' heartbeats do not reach the referee (a host that does not pass them on): R2 falls "
+                         "back to the fixed miss settle")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}")
     t0 = time.perf_counter()
@@ -89,15 +121,24 @@ def main() -> None:
                      ("one contact's badge-burrito gap |g|", [abs(g) for g in gaps])):
         print(f"| {name} | {pct(xs, 50):.2f} | {pct(xs, 99):.2f} | {max(xs, key=abs):.2f} |")
     print(f"hit window R1 = {R.HIT_WINDOW_MS:g} ms; tie band R6 = +-{R.TIE_MARGIN_MS:g} ms around the tie window")
+    print("\n| detector decides, after the stamp | p50 ms | p99 ms | max ms | referee allows |\n|---|---|---|---|---|")
+    for key, allow in (("badge impact", f"BADGE_DETECT_S = {R.BADGE_DETECT_S * 1000:g} ms"),
+                       ("burrito bounce", f"BURRITO_DETECT_S = {R.BURRITO_DETECT_S * 1000:g} ms")):
+        xs = DECIDED_AFTER.get(key, [])
+        print(f"| {key} | {pct(xs, 50):.1f} | {pct(xs, 99):.1f} | {max(xs, default=float('nan')):.1f} | {allow} |")
+
+    after_contact(args.traces)
 
     scenarios = args.scenario or list(SCENARIOS)
     t1 = time.perf_counter()
-    print(f"\n{args.battles} battles per scenario, event level, {args.jobs} process(es)\n")
+    hb = "no heartbeats (fixed miss settle)" if args.no_heartbeats else "heartbeats every 1 s"
+    print(f"\n{args.battles} battles per scenario, event level, {hb}, {args.jobs} process(es)\n")
     print("| scenario | automatic, correct | asked, correct | wrong | automatic % | call delay p50 / p99 s |")
     print("|---|---|---|---|---|---|")
     with multiprocessing.Pool(args.jobs) as pool:
         for sc in scenarios:
-            rows = pool.map(_one, [(sc, seed, err) for seed in range(args.battles)], chunksize=25)
+            jobs = [(sc, seed, err, not args.no_heartbeats) for seed in range(args.battles)]
+            rows = pool.map(_one, jobs, chunksize=25)
             auto = sum(r[0] for r in rows)
             asked = sum(r[1] for r in rows)
             wrong = sum(r[2] for r in rows)

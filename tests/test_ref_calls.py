@@ -74,8 +74,8 @@ def test_r1_hit_is_a_burrito_impact_matched_by_a_badge_impact_inside_the_window(
 def test_r1_badge_impact_outside_the_window_is_not_the_same_contact() -> None:
     ref = duel()
     gap = (R.HIT_WINDOW_MS + 5) / 1000
-    out = run(ref, throw("burrito-1", 1.0, 1.5) + [dev("badge-2", "impact", 1.5 + gap), dev("burrito-1", "bounce", 1.6)],
-              until=4.0)
+    evs = throw("burrito-1", 1.0, 1.5) + [dev("badge-2", "impact", 1.5 + gap), dev("burrito-1", "bounce", 1.6)]
+    out = run(ref, evs, until=4.0)
     assert calls(out) == [("miss", None)]
 
 

@@ -9,6 +9,7 @@ from firmware_bridge.host.events import DeviceEvent
 from game.log import Table
 from game.referee import Backlog, Question, Referee
 from game.referee import referee as R
+from game.referee.evidence import evidence_lines
 from hardware.events import SeatEvent
 
 BURRITOS = {"burrito-1": 1, "burrito-2": 2}
@@ -156,8 +157,11 @@ def test_a_miss_goes_out_as_soon_as_every_badge_reports_an_empty_queue_after_the
     ref = duel_ref()
     early = [hb(b, 1.5 + R.HIT_WINDOW_MS / 1000 + R.BADGE_DETECT_S + 0.01) for b in BADGES]
     assert feed(ref, floor_miss() + early[:3], 1.9) == []  # badge-4 has not reported yet
-    out = feed(ref, early[3:], 1.9)
-    assert out == [("miss", None)]
+    for e in early[3:]:
+        ref.device(e)
+    out = [c for c in ref.poll(1.9) if isinstance(c, dict)]
+    assert [c["event"] for c in out] == ["miss"] and sorted(out[0]["evidence"]["badges_clear"]) == sorted(BADGES)
+    assert any(line.startswith("  nothing left to send (heartbeats): badge-1 at") for line in evidence_lines(out[0]))
     ref2 = duel_ref()
     stale = [hb(b, 1.5 + R.BADGE_DETECT_S / 2) for b in BADGES]  # too soon after the contact to prove anything
     assert feed(ref2, floor_miss() + stale, 1.9) == []

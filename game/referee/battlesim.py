@@ -367,7 +367,8 @@ def run_battle(battle: SimBattle, tie_window_ms: float = 45.0, step_s: float = 0
             table.apply(ev)
             st = table.state
             open_ = st.battle is not None or bool(st.declaring)
-            ref.context(open_, frozenset(st.battle.fighters) if st.battle else frozenset(), ev["t"])
+            fighters_now = frozenset(st.battle.fighters) if st.battle else frozenset()
+            ref.context(open_, fighters_now, float(ev["t"]))  # type: ignore[arg-type]
         now = round(now + step_s, 6)
     table.finish()
     summary = table.summary()

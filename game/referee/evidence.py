@@ -58,6 +58,9 @@ def evidence_lines(event: dict[str, Any]) -> list[str]:
         gap = ev.get("gap_ms", 0.0)
         side = "after" if gap >= 0 else "before"
         lines.append(f"  {ev['badge_device']} impact at {ev['badge_t']:.3f} s, {abs(gap):.1f} ms {side} the burrito")
+    clear = ev.get("badges_clear")
+    if isinstance(clear, dict) and clear:
+        lines.append("  nothing left to send (heartbeats): " + ", ".join(f"{d} at {t:.3f} s" for d, t in clear.items()))
     if isinstance(ev.get("measured_t"), (int, float)):
         lines.append(f"  measured at {ev['measured_t']:.3f} s; logged at {t:.3f} s to keep the log in order")
     if ev.get("fighters"):

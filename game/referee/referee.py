@@ -425,7 +425,7 @@ class Referee:
             c, plan = plans[i]
             if plan is None:
                 return False
-            group = [(c, plan)]
+            group: list[tuple[_Contact, list[dict[str, Any]] | None]] = [(c, plan)]
             if plan and plan[-1]["event"] in ("hit", "catch"):
                 reach = self.tie_window + HIT_WINDOW_MS / 1000
                 group += [p for p in plans[i + 1:] if p[0].t - c.t <= reach]
@@ -669,7 +669,7 @@ class Referee:
         if ask.purpose == "victim?":
             if len(yes) == 1 and self._battle_at(now)[0]:
                 call = ask.data["call"]
-                ev = dict(t=max(now, self._emitted_t), event="foul", seat=yes[0],
+                ev: dict[str, Any] = dict(t=max(now, self._emitted_t), event="foul", seat=yes[0],
                           evidence=dict(people, decided=f"challenge overturned the miss at {call['t']:.3f}: "
                                         f"seat {yes[0]} says it was hit (a foul ends the battle with its bruise)"))
                 self._emitted_t = ev["t"]
@@ -677,7 +677,7 @@ class Referee:
             return
         if ask.purpose == "grab?":
             if len(yes) == 1:
-                ev = dict(t=max(ask.data["t"], self._emitted_t), event="grab", seat=yes[0],
+                ev = dict(t=max(float(ask.data["t"]), self._emitted_t), event="grab", seat=yes[0],
                           burrito=ask.data["burrito"],
                           evidence=dict(people, burrito_device=ask.data["device"], pickup_t=round(ask.data["t"], 6),
                                         decided="pickup with no battle on; the holder said so"))
@@ -696,6 +696,7 @@ class Referee:
         battle, fighters = self._battle_at(c.t)
         base = {"burrito_device": c.device, "contact": c.kind, "contact_t": round(c.t, 6), "launch_t": _r(c.launch_t),
                 "peak_g": c.peak_g, "fighters": sorted(fighters), **people}
+        plan: list[dict[str, Any]] | None
         if ask.purpose == "hit?":
             if len(yes) == 1:
                 plan = self._rethrow(c, yes[0], fighters) + [dict(t=c.t, event="hit", burrito=c.burrito, seat=yes[0],
