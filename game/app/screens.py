@@ -46,6 +46,12 @@ def font(px: int) -> pygame.font.Font:
         _fonts.clear()  # fonts made before a pygame.quit() are dead
         pygame.font.init()
     f = _fonts.get(px)
+    if f is not None:
+        try:
+            f.get_height()  # a font made before a pygame.quit() + init() elsewhere is dead
+        except pygame.error:
+            _fonts.clear()
+            f = None
     if f is None:
         f = _fonts[px] = pygame.font.Font(None, px)
     return f
