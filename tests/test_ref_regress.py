@@ -97,8 +97,9 @@ def test_a_catcher_from_an_earlier_battle_is_never_named_the_thrower_of_a_later_
 
 
 def test_a_catcher_who_put_the_burrito_down_is_not_its_known_holder_any_more() -> None:
-    """In one open War a catch makes the catcher the holder -- but a later pickup means anyone may hold it now."""
-    for pickup_again, thrower in ((False, [("throw", 2)]), (True, [])):
+    """In one open War a catch makes the catcher the holder -- but a later pickup means anyone may hold it now, so
+    the thrower is asked, not named."""
+    for pickup_again, thrower in ((False, [("throw", 2)]), (True, None)):
         ref = Referee(4, BURRITOS, BADGES)
         ref.context(True, frozenset({1, 2, 3}), 0.0)
         ref._holder[1] = (2, 1.0)  # seat 2 caught burrito 1 at 1.0 in this War (as _commit records it)
@@ -108,8 +109,12 @@ def test_a_catcher_who_put_the_burrito_down_is_not_its_known_holder_any_more() -
             evs.append(dev("burrito-1", "pickup", 2.2))
         for e in evs:
             ref.device(e)
-        out = [(c["event"], c.get("seat")) for c in ref.poll(6.0) if isinstance(c, dict)]
-        assert out == thrower + [("hit", 1)]
+        polled = ref.poll(6.0)
+        out = [(c["event"], c.get("seat")) for c in polled if isinstance(c, dict)]
+        if thrower is None:
+            assert out == [] and [q.seats for q in polled if isinstance(q, Question)] == [(2, 3)]
+        else:
+            assert out == thrower + [("hit", 1)]
 
 
 # ---------------------------------------------------------------- R2: heartbeats say whether a badge is done sending
@@ -186,3 +191,24 @@ def test_a_contact_with_no_bounce_after_it_is_a_touch_to_ask_about_not_a_miss() 
         ref.device(e)
     out = ref.poll(2.1)
     assert [q.seats for q in out if isinstance(q, Question)] == [(1, 2)]
+
+
+def test_in_a_war_a_burrito_thrown_again_after_a_miss_asks_who_threw_it_instead_of_naming_one() -> None:
+    """Demo, War of seats 1-3: burrito 1 missed, was thrown again and hit seat 1. The rules ignore a landed burrito's
+    contacts until a throw (D8), and two fighters could have thrown it: the referee asks them, never picks one."""
+    app = AppLike()
+    app.table.apply(app.table.check({"t": 0.2, "event": "declare", "seat": 4, "battle": "war"}))
+    app.table.advance(0.9)
+    app._context(0.9)
+    assert app.table.state.battle.fighters == {1, 2, 3}
+    evs = [dev("burrito-1", "pickup", 1.0), dev("burrito-1", "launch", 1.4), dev("burrito-1", "impact", 1.8, 9.0),
+           dev("burrito-1", "bounce", 1.9, 4.0), dev("burrito-1", "rest", 2.3),
+           dev("burrito-1", "pickup", 4.5), dev("burrito-1", "launch", 5.0), dev("burrito-1", "impact", 5.4, 3.0),
+           dev("badge-1", "impact", 5.401, 2.5)]
+    app.run(evs, 12.0, start=0.9, answer={2: "no", 3: "yes"})
+    asked = [q for q in app.questions if "Did you throw it?" in q.text]
+    assert len(asked) == 1 and asked[0].seats == (2, 3)
+    assert [(c["event"], c.get("seat")) for c in app.calls] == [("miss", None), ("throw", 3), ("hit", 1)]
+    assert app.calls[-1]["evidence"]["confirmed_by_people"] is True
+    app.table.advance(12.5)
+    assert app.table.state.battles[0].loser == 1

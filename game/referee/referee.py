@@ -480,7 +480,9 @@ class Referee:
             if now < c.t + max(self.tie_window, HIT_WINDOW_MS / 1000) + LATENCY_S:
                 return None
             h = min(hits, key=lambda e: abs(e.t - c.t))
-            return self._rethrow(c, self.badges[h.device], fighters) + [self._hit(c, h, dict(ev))]
+            hit = self._hit(c, h, dict(ev))
+            pre = self._rethrow(c, self.badges[h.device], fighters, ask_at=now, then=[hit])
+            return None if pre is None else pre + [hit]
         ready, unconfirmed, cleared = self._unconfirmed_badges(c, now)
         if not ready or not self._after_known(c, now):
             return None
@@ -520,10 +522,12 @@ class Referee:
                           f"(window {HIT_WINDOW_MS:g} ms)")
         return dict(t=h.t, event="hit", burrito=c.burrito, seat=seat, evidence=ev)
 
-    def _rethrow(self, c: _Contact, victim: int, fighters: frozenset[int]) -> list[dict[str, Any]]:
+    def _rethrow(self, c: _Contact, victim: int, fighters: frozenset[int], ask_at: float | None = None,
+                 then: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
         """A ``throw`` for a burrito the rules saw land (D8) and nobody was seen to pick up: the rules ignore any
-        contact of a landed burrito until a grab or throw. In a two-fighter battle the thrower of a hit is the other
-        fighter; otherwise nothing (the rules then ignore the contact, and the journal keeps its evidence)."""
+        contact of a landed burrito until a grab or throw. The thrower is the known holder (R10), else in a
+        two-fighter battle the other fighter; in a War (``ask_at`` given) the candidates are asked and None is
+        returned; otherwise nothing (the rules then ignore the contact, and the journal keeps its evidence)."""
         landed = self._landed_at.get(c.burrito)
         if landed is None or not self._same_battle(landed, c.t):
             return []  # a new battle starts with the burritos in the middle: the rules need no throw
@@ -532,6 +536,13 @@ class Referee:
         if thrower is None and victim in fighters and len(fighters) == 2:
             thrower = next(iter(fighters - {victim}))
             why = f"seat {thrower} is the only other fighter"
+        if thrower is None and ask_at is not None and then and len(fighters - {victim}) > 1 and victim in fighters:
+            # A War: several fighters could have thrown it again, and the rules ignore a landed burrito's contacts
+            # until someone throws it (D8). Ask the candidates rather than name one.
+            self._ask_contact("thrower?", c, f"Burrito {c.burrito} hit seat {victim} after it had landed once in "
+                              "this battle. Did you throw it?", tuple(sorted(fighters - {victim})), ask_at,
+                              {"then": then})
+            return None
         if thrower is None or thrower == victim:
             return []
         return [dict(t=c.launch_t if c.launch_t is not None else c.t, event="throw", seat=thrower, burrito=c.burrito,
@@ -699,7 +710,7 @@ class Referee:
         plan: list[dict[str, Any]] | None
         if ask.purpose == "hit?":
             if len(yes) == 1:
-                plan = self._rethrow(c, yes[0], fighters) + [dict(t=c.t, event="hit", burrito=c.burrito, seat=yes[0],
+                plan = (self._rethrow(c, yes[0], fighters) or []) + [dict(t=c.t, event="hit", burrito=c.burrito, seat=yes[0],
                              evidence=dict(base, decided=f"no badge confirmed it ({ask.data.get('why')}); "
                                            f"seat {yes[0]} said it was hit"))]
             else:
@@ -709,7 +720,7 @@ class Referee:
             hits = ask.data["hits"]
             if len(yes) == 1:
                 h = next(x for x in hits if self.badges[x.device] == yes[0])
-                plan = self._rethrow(c, yes[0], fighters) + [self._hit(c, h, dict(base))]
+                plan = (self._rethrow(c, yes[0], fighters) or []) + [self._hit(c, h, dict(base))]
                 plan[-1]["evidence"]["decided"] += f"; several badges at once, seat {yes[0]} said it was first"
             else:
                 plan = [dict(t=c.t, event="miss", burrito=c.burrito,
@@ -726,6 +737,17 @@ class Referee:
                 plan = [dict(t=c.t, event="miss", burrito=c.burrito,
                              evidence=dict(base, decided=_unsettled(yes, ask, "nobody claimed the catch") +
                                            ": no call against a thrower"))]
+        elif ask.purpose == "thrower?" and "then" in ask.data:
+            then = [dict(e, evidence=dict(e["evidence"], **people)) for e in ask.data["then"]]
+            if len(yes) == 1:
+                plan = [dict(t=c.launch_t if c.launch_t is not None else c.t, event="throw", seat=yes[0],
+                             burrito=c.burrito, evidence=dict(base, decided=f"seat {yes[0]} said it threw it "
+                                                              "again"))] + then
+            else:
+                then[-1]["evidence"]["decided"] += ("; who threw it again is unknown ("
+                                                    + _unsettled(yes, ask, "nobody said they threw it")
+                                                    + "), so the rules ignore it as landed (D8)")
+                plan = then
         elif ask.purpose == "thrower?":
             catcher = ask.data["catcher"]
             ev = dict(ask.data["ev"], **people)
