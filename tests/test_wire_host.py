@@ -198,9 +198,7 @@ def _corrupt(f: bytes, rng: random.Random) -> bytes:
         i += enc[i]
     data_pos = [k for k in range(len(enc)) if k not in codes]
     k = rng.choice(data_pos)
-    mask = rng.randrange(1, 256)
-    if enc[k] ^ mask == 0:
-        mask ^= 1
+    mask = rng.choice([m for m in range(1, 256) if m != enc[k]])  # changes the byte, never to 0x00
     enc[k] ^= mask
     return bytes(enc) + b"\x00"
 
