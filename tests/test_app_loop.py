@@ -64,6 +64,8 @@ def test_a_mockfactory_press_shows_on_the_very_next_frame_and_a_virtual_hit_beco
     _, events = app.journal.load(app.live.game_id)
     hit = next(e for e in events if e["event"] == "hit")
     assert hit["seat"] == 4 and hit["evidence"]["badge_device"] == "badge-4"  # the journal keeps the evidence
+    # ... on table time, like the event itself, so replay --evidence lines up with the play-by-play
+    assert abs(hit["evidence"]["badge_t"] - hit["t"]) < 0.5 and abs(hit["evidence"]["contact_t"] - hit["t"]) < 0.5
     assert any("HIT!" in line for line in app.presenter.lines)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from game.app.loop import TableApp
 from game.app.sim import SimRig, emit, press
+from game.referee.referee import ANSWER_BUTTONS
 
 TAP_S = 0.12
 
@@ -41,6 +42,8 @@ class Bots:
         self.close_calls = 0
         self.actions = 0
         self.answered: set[int] = set()
+        #: What really happened, for honest answers: (land time, thrower, burrito, target, outcome).
+        self.flights: list[tuple[float, int, int, int, str]] = []
 
     # -- scheduling ------------------------------------------------------------------------------
 
@@ -70,10 +73,12 @@ class Bots:
         st = app.state
         q = app.question
         if q is not None and q.id not in self.answered:
-            # the referee asks: every asked seat answers with the first option's button (SET), as a table agreeing
+            # the referee asks: every asked seat answers what really happened (option i is button i)
             self.answered.add(q.id)
+            subject = app.referee.subject(q.id) if app.referee is not None else None
             for i, seat in enumerate(q.seats):
-                self.tap(now + 0.4 + 0.1 * i, seat, "SET")
+                option = self.answer(q, subject or {}, seat)
+                self.tap(now + 0.4 + 0.1 * i, seat, ANSWER_BUTTONS[option])
             return
         if st is None or app.over or now < self.busy_until or self._todo:
             return
@@ -90,6 +95,30 @@ class Bots:
             self._pick(now, b.declarer, st.seats)
         elif b.loser is None:
             self._fight(now, st, sorted(b.fighters))
+
+    def answer(self, q: Any, subject: dict[str, Any], seat: int) -> int:
+        """The index of the true answer to the referee's question ``q`` for ``seat``, from the bots' own throws."""
+        purpose = subject.get("purpose", "")
+        if purpose == "tie?":
+            gap = subject.get("gap_ms")
+            tie = gap is not None and gap <= self.app.referee.tie_window * 1000
+            return q.options.index("tie" if tie else "no tie")
+        if "yes" not in q.options:
+            return 0  # e.g. a challenge vote: the bots uphold the call
+        burrito, contact_t = subject.get("burrito"), subject.get("contact_t")
+        flight = None
+        if burrito is not None and contact_t is not None:
+            near = [f for f in self.flights if f[2] == burrito and abs(f[0] - contact_t) < 0.25]
+            flight = min(near, key=lambda f: abs(f[0] - contact_t)) if near else None
+        if purpose in ("hit?", "victim?", "first?"):
+            true = flight is not None and flight[4] == "hit" and flight[3] == seat
+        elif purpose == "catch?":
+            true = flight is not None and flight[4] == "catch" and flight[3] == seat
+        elif purpose == "thrower?":
+            true = flight is not None and flight[1] == seat
+        else:  # "grab?": bots only pick up burritos in a battle
+            true = False
+        return q.options.index("yes" if true else "no")
 
     def _between_battles(self, now: float, st: Any) -> None:
         rng = self.rng
@@ -155,6 +184,7 @@ class Bots:
         """Grab at ``t``, throw 0.35 s later, land ``flight`` s after that."""
         name = f"burrito-{burrito}"
         tg, tt, tl = t, t + 0.35, t + 0.35 + flight
+        self.flights.append((tl, seat, burrito, target, outcome))
         self.device(name, "pickup", tg)
         self.table_event({"t": tg, "event": "grab", "seat": seat, "burrito": burrito})
         self.device(name, "launch", tt)

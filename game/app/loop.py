@@ -44,6 +44,11 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
     Question = None  # type: ignore[assignment,misc]
 
 
+def _is_time(key: str, value: Any) -> bool:
+    """An evidence field holding a host time (``contact_t``, ``badge_t``, ``badges_clear``...)."""
+    return (key.endswith("_t") or key == "badges_clear") and type(value) in (int, float)
+
+
 def referee_available() -> bool:
     return Referee is not None
 
@@ -315,6 +320,9 @@ class TableApp:
             obj["late_ms"] = round((live.table.last_t - t) * 1000, 1)  # written at the last time; nothing is lost
             t = live.table.last_t
         obj["t"] = max(t, 0.0)
+        evidence = obj.get("evidence")
+        if isinstance(evidence, dict):  # the referee's times are host seconds: the log's are table time
+            obj["evidence"] = {k: round(v - self.t0, 6) if _is_time(k, v) else v for k, v in evidence.items()}
         for extra in self.mode.prepare(self.state, obj):  # e.g. a throw the sensors imply before this call
             self._write_one(dict(extra, t=obj["t"]))
         self._write_one(obj)

@@ -41,9 +41,12 @@ class ThrowThrowBurrito:
         return Presenter(pace)
 
     def battle_context(self, state: Any) -> tuple[bool, frozenset[int]]:
+        """Open from the first declaration on (its window and a duel's pick included), so the referee never takes a
+        pickup in those moments for a grab with no battle on; the fighters are known once the window closes."""
         battle = state.battle
-        open_ = battle is not None and battle.loser is None and not battle.awaiting_pick
-        return open_, (frozenset(battle.fighters) if open_ else frozenset())
+        if battle is not None and battle.loser is None:
+            return True, frozenset(battle.fighters)
+        return bool(state.declaring), frozenset()
 
     def prepare(self, state: Any, event: dict[str, Any]) -> list[dict[str, Any]]:
         return []
