@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.firmware import proto
-from firmware_bridge.host import DeviceEvent, DeviceHost, LinkEvent, PairingStore
+from firmware_bridge.host import DeviceEvent, DeviceHost, HeartbeatEvent, LinkEvent, PairingStore
 
 BOOT = 321
 
@@ -184,6 +184,20 @@ def test_silent_device_goes_offline_and_comes_back(rig) -> None:
     rx.pump(lambda r: any(h.name == name and h.online for h in host.health()))
     h = next(h for h in host.health() if h.name == name)
     assert (h.battery_mv, h.battery_pct, h.link_pct, h.rssi_dbm) == (3700, 44, 90, -61)
+
+
+def test_a_heartbeat_reaches_the_queue_on_table_time_with_what_is_still_waiting_for_an_ack(rig) -> None:
+    """The referee holds a miss until every badge's heartbeat says nothing is left to send: the host passes it on,
+    stamped by the device clock through clock sync (device clock = host + 5 s), never by its arrival."""
+    rx, host, store = rig
+    mac = synced_device(rx, host, store, 3)
+    drain(host.events)
+    rx.send(frame(proto.HEARTBEAT, mac, 60, (5_004_000, 3700, 44, 90, -61, 2, 7)))
+    rx.pump(lambda r: not host.events.empty())
+    beats = [e for e in drain(host.events) if isinstance(e, HeartbeatEvent)]
+    assert len(beats) == 1 and beats[0].device == store.get(mac).name
+    assert (beats[0].pending, beats[0].gave_up, beats[0].battery_pct, beats[0].link_pct) == (2, 7, 44, 90)
+    assert abs(beats[0].t - 0.004) < 0.005
 
 
 # ------------------------------------------------------------------ fuzz: nothing acked is lost, every drop counted

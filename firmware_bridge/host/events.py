@@ -37,3 +37,20 @@ class LinkEvent:
     device_kind: str
     state: str
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class HeartbeatEvent:
+    """A device's heartbeat, on TABLE TIME (its device stamp through clock sync), for whoever must know that
+    nothing is still on its way: ``pending`` messages were waiting for an ACK at ``t`` and ``gave_up`` (a wrapping
+    counter) were dropped since boot. ``pending == 0`` at ``t`` proves everything the device detected before ``t``
+    has reached the host (the referee waits for that before calling a miss).
+    """
+
+    t: float
+    device: str
+    device_kind: str
+    pending: int
+    gave_up: int
+    battery_pct: int | None = None
+    link_pct: int | None = None

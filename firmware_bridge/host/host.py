@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from firmware_bridge.firmware import proto
 from firmware_bridge.host.clocksync import ClockSync
-from firmware_bridge.host.events import DeviceEvent, LinkEvent
+from firmware_bridge.host.events import DeviceEvent, HeartbeatEvent, LinkEvent
 from firmware_bridge.host.link import SerialLink
 from firmware_bridge.host.pairing import Pairing, PairingStore
 
@@ -269,6 +269,9 @@ class DeviceHost:
             dev.link_pct = None if link == proto.UNKNOWN_U8 else link
             dev.rssi = None if rssi == proto.UNKNOWN_RSSI else rssi
             dev.device_pending, dev.device_gave_up = pending, gave_up
+            if dev.sync.synced:  # on table time, or not at all: an arrival time proves nothing
+                self.events.put(HeartbeatEvent(dev.sync.to_host_us(_t) / 1e6, dev.name, dev.kind, pending, gave_up,
+                                               dev.battery_pct, dev.link_pct))
         elif mtype == proto.HELLO:
             dev.firmware = "%d.%d.%d" % fields[:3]
             self._ack(mac, mtype, boot, seq)

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_bridge.host.events import DeviceEvent, LinkEvent
+from firmware_bridge.host.events import DeviceEvent, HeartbeatEvent, LinkEvent
 from game.log import Table
 from game.referee.referee import Backlog, Question, Referee
 from hardware.events import SeatEvent
@@ -437,7 +437,7 @@ def play_on_virtual_table(vt: Any, host: Any, ref: Referee, table: Table, burrit
             ev = host.events.get(timeout=0.02)
         except queue.Empty:
             ev = None
-        if isinstance(ev, (DeviceEvent, LinkEvent)):
+        if isinstance(ev, (DeviceEvent, LinkEvent, HeartbeatEvent)):
             if isinstance(ev, DeviceEvent):
                 devents.append(ev)
             ref.device(ev)
