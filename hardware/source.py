@@ -61,13 +61,16 @@ class PanelSource:
         self._last_t = float("-inf")
         self.late = 0
         self.unknown = 0
+        #: Set by every edge: a loop that sleeps between frames can wait on it and draw a press at once.
+        self.woken = threading.Event()
         #: every tracker in a list, for a fast advance() pass
         self._all = list(self._trackers.values())
 
     # -- producer side (any thread) ---------------------------------------------------
     def edge(self, t: float, seat: int, button: str, pressed: bool) -> None:
-        """Record a raw edge.  Called from callbacks: it only enqueues."""
+        """Record a raw edge.  Called from callbacks: it only enqueues (and wakes the loop)."""
         self._queue.put((t, seat, button, pressed))
+        self.woken.set()
 
     def fault(self, fault: Fault) -> None:
         """Record a backend fault (e.g. an expander stopped answering)."""

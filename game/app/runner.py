@@ -374,6 +374,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
     status = 0
     frames = 0
+    woken = panels.source.woken
     try:
         next_step = clock()
         while True:
@@ -392,12 +393,16 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                     panels.keyboard.release_all()
             steps = 0
             now = clock()
+            edge = woken.is_set()
+            woken.clear()
             while next_step <= now and steps < MAX_CATCH_UP:
                 app.step(next_step)
                 next_step += STEP_S
                 steps += 1
             if next_step < now:  # too far behind: drop the backlog rather than spiral
                 next_step = now
+            if edge and steps == 0:
+                app.step(now)  # a button edge woke the loop: show the press in this frame, not at the next tick
             view = app.view(now)
             if controls is not None and not view.hint and app.live is not None:
                 view.hint = controls.hint()
@@ -417,7 +422,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                 return 0
             delay = next_step - clock()
             if delay > 0:
-                time.sleep(delay)
+                woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
     finally:
         if rig is not None:
             rig.close()
