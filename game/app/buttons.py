@@ -78,16 +78,24 @@ class ButtonMapper:
 
     # -- input --------------------------------------------------------------------------------
 
-    def handle(self, ev: SeatEvent, state: Any) -> list[dict[str, Any]]:
-        """One seat event against the rules state as the table sees it now; returns table events to queue."""
+    def arrive(self, ev: SeatEvent) -> tuple[int | None, dict[str, float]]:
+        """What every game's mapper does first: track the button, flash the press, find the game seat (None: the
+        panel is not in this game, which is noted)."""
         down = self.track(ev)
         seat = self.game_seat.get(ev.seat)
         if seat is None:
             if ev.action == "press":
                 self.notes.append((ev.t, f"panel {ev.seat} is not in this game"))
-            return []
+            return None, down
         if ev.action == "press":
             self.feedback.append(Feedback(ev.t, ev.seat, ev.button))
+        return seat, down
+
+    def handle(self, ev: SeatEvent, state: Any) -> list[dict[str, Any]]:
+        """One seat event against the rules state as the table sees it now; returns table events to queue."""
+        seat, down = self.arrive(ev)
+        if seat is None:
+            return []
         if self._pick_mode(seat, state):
             return self._pick(ev, seat, state)
         if ev.button == "SET":

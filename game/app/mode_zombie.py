@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.app.buttons import ButtonMapper, Feedback
+from game.app.buttons import ButtonMapper
 from game.app.present import DURATIONS, Moment, Presenter, SeatView, View
 from game.rules import zombie_burrito as zb
 from game.rules.base import Cue
@@ -84,14 +84,9 @@ class ZombieMapper(ButtonMapper):
         self._war_down: dict[int, float] = {}
 
     def handle(self, ev: SeatEvent, state: Any) -> list[dict[str, Any]]:
-        down = self.track(ev)
-        seat = self.game_seat.get(ev.seat)
+        seat, down = self.arrive(ev)
         if seat is None:
-            if ev.action == "press":
-                self.notes.append((ev.t, f"panel {ev.seat} is not in this game"))
             return []
-        if ev.action == "press":
-            self.feedback.append(Feedback(ev.t, ev.seat, ev.button))
         if state is None or state.winner is not None:
             return []
         ch = self.choosers.get(seat)
