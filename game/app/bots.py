@@ -66,9 +66,13 @@ class Bots:
 
     # -- the brain ---------------------------------------------------------------------------------
 
-    def step(self, now: float) -> None:
+    def run_due(self, now: float) -> None:
+        """Do every scheduled press and device event that is due by ``now``."""
         while self._todo and self._todo[0][0] <= now:
             heapq.heappop(self._todo)[2]()
+
+    def step(self, now: float) -> None:
+        self.run_due(now)
         app = self.app
         st = app.state
         q = app.question

@@ -10,7 +10,6 @@ bots answer the referee's questions truthfully (the thrower of a caught burrito 
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from game.app.bots import Bots
@@ -25,8 +24,7 @@ class ZombieBots(Bots):
         self.sets_goal: int | None = None  # sets to lay before the next "Battle!"
 
     def step(self, now: float) -> None:
-        while self._todo and self._todo[0][0] <= now:
-            heapq.heappop(self._todo)[2]()
+        self.run_due(now)
         app = self.app
         st = app.state
         q = app.question
