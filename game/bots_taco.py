@@ -19,6 +19,7 @@ game. ``play_game`` returns the log (setup line first), which replays to the sam
 from __future__ import annotations
 
 import copy
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -205,19 +206,32 @@ class HardBot(Bot):
 
     level = "hard"
 
+    #: Rollout budget per decision: sampled worlds, candidate moves tried, turns per rollout.
+    worlds = 8
+    candidates = 4
+    max_turns = 6
+
     def move(self, state: tvb.State) -> Move:
         ev = _Eval(state, self.seat)
         view = ev.view
         last = len(view["hand"]) == 1 and view["phase"] == "move"
-        best: list[Move] = []
-        best_value = float("-inf")
-        for move in tvb.legal_moves(state):
-            value = self._value(ev, move, last)
+        ranked: list[tuple[float, int, Move]] = []
+        for i, move in enumerate(tvb.legal_moves(state)):
+            ranked.append((self._value(ev, move, last), -i, move))
+        ranked.sort(key=lambda r: (r[0], r[1]), reverse=True)
+        if last or len(ranked) == 1 or self.worlds <= 0:
+            return ranked[0][2]
+        # Look-ahead: the heuristic's best few, each played out in the same sampled worlds.
+        top = [r[2] for r in ranked[: self.candidates]]
+        worlds = _worlds(state, self.seat, self.worlds, self.rng)
+        me = self.seat - 1
+        best, best_value = top[0], float("-inf")
+        for move in top:
+            sm = _sim_move(move)
+            value = sum(_rollout(w.copy(), me, sm, view["flipped"], self.max_turns) for w in worlds)
             if value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(move)
-        return self.rng.choice(best)
+                best, best_value = move, value
+        return best
 
     def _value(self, ev: _Eval, move: Move, last: bool) -> float:
         meals, gained = ev.after(move)
@@ -318,6 +332,360 @@ class HardBot(Bot):
         nb = hand.count("no-bueno")
         threshold = (3.0 if nb >= 2 else 5.0) * self._future(_Eval(state, self.seat))
         return gain >= max(threshold, 1.0)
+
+
+# --- the hard bot's look-ahead: determinized rollouts --------------------------------------------
+
+_KEEP_ORDER = {  # which card a fast rollout player keeps or takes first (higher = better)
+    "order-envy": 9.0, "no-bueno": 8.0, "hot-sauce-boss": 6.0, "crafty-crow": 4.0, "trash-panda": 2.0,
+    "food-fight": 1.5, "tummy-ache": 1.0, "health-inspector": -9.0,
+}
+
+
+class _Sim:
+    """A stripped-down copy of one *sampled* game (hidden cards dealt at random) for fast rollouts.
+
+    Seats are 0-based here. ``tot``/``bos`` cache each meal's sum and Hot Sauce Boss count so a
+    score is one shift. Every seat plays the fast greedy policy ``_policy``; blocks follow ``_wants_block``.
+    Not the rules engine: no times, no cues, no checks (the moves come from ``legal_moves`` or the policy).
+    """
+
+    __slots__ = ("n", "hands", "meals", "tot", "bos", "pile", "trash", "pandas", "kinds", "values", "rng", "turns")
+
+    def __init__(self, n: int, hands: list[list[str]], meals: list[list[str]], pile: list[str], trash: list[str],
+                 pandas: int, kinds: dict[str, str], values: dict[str, int], rng: random.Random) -> None:
+        self.n, self.hands, self.meals, self.pile, self.trash = n, hands, meals, pile, trash
+        self.pandas, self.kinds, self.values, self.rng = pandas, kinds, values, rng
+        self.tot = [sum(values[c] for c in m) for m in meals]
+        self.bos = [sum(1 for c in m if kinds[c] == "hot-sauce-boss") for m in meals]
+        self.turns = 0
+
+    def copy(self) -> _Sim:
+        s = object.__new__(_Sim)
+        s.n, s.kinds, s.values, s.rng, s.pandas, s.turns = self.n, self.kinds, self.values, self.rng, self.pandas, 0
+        s.hands = [list(h) for h in self.hands]
+        s.meals = [list(m) for m in self.meals]
+        s.tot, s.bos, s.pile, s.trash = list(self.tot), list(self.bos), list(self.pile), list(self.trash)
+        return s
+
+    def scores(self) -> list[int]:
+        return [t << b for t, b in zip(self.tot, self.bos)]
+
+    # -- effects --------------------------------------------------------------------------------
+    def scores_after(self, s: int, move: tuple[Any, ...]) -> list[int]:
+        """The scores once ``move`` by seat ``s`` takes effect (no change to the sim)."""
+        tot, bos = list(self.tot), list(self.bos)
+        kind = move[0]
+        if kind == "place":
+            c, m = move[1], move[2]
+            if self.kinds[c] == "hot-sauce-boss":
+                bos[m] += 1
+            else:
+                tot[m] += self.values[c]
+        elif kind == "crow":
+            o, item = move[1], move[2]
+            if item is not None:
+                if self.kinds[item] == "hot-sauce-boss":
+                    bos[o] -= 1
+                    bos[s] += 1
+                else:
+                    v = self.values[item]
+                    tot[o] -= v
+                    tot[s] += v
+        elif kind == "envy":
+            o = move[1]
+            tot[s], tot[o] = tot[o], tot[s]
+            bos[s], bos[o] = bos[o], bos[s]
+        return [t << b for t, b in zip(tot, bos)]
+
+    def _add(self, m: int, c: str) -> None:
+        self.meals[m].append(c)
+        if self.kinds[c] == "hot-sauce-boss":
+            self.bos[m] += 1
+        else:
+            self.tot[m] += self.values[c]
+
+    def _remove(self, m: int, c: str) -> None:
+        self.meals[m].remove(c)
+        if self.kinds[c] == "hot-sauce-boss":
+            self.bos[m] -= 1
+        else:
+            self.tot[m] -= self.values[c]
+
+    def _to_hand(self, s: int, c: str) -> None:
+        if self.kinds[c] == "health-inspector":
+            self._inspect(s, c)
+        else:
+            self.hands[s].append(c)
+
+    def _inspect(self, s: int, c: str) -> None:
+        self.trash.extend(self.meals[s])
+        self.trash.append(c)
+        self.meals[s] = []
+        self.tot[s] = self.bos[s] = 0
+
+    def effect(self, s: int, move: tuple[Any, ...], last: bool) -> int:
+        """Apply an unblocked move's effect; returns the seat whose turn is next."""
+        kind = move[0]
+        nxt = (s + 1) % self.n
+        if kind == "place":
+            self._add(move[2], move[1])
+            return nxt
+        if kind == "crow":
+            o, item = move[1], move[2]
+            if item is None or item not in self.meals[o]:
+                item = self.rng.choice(self.meals[o])  # a blind pick in the Secret variants
+            self._remove(o, item)
+            self._add(s, item)
+            self.trash.append("crafty-crow")
+        elif kind == "envy":
+            o = move[1]
+            self.meals[s], self.meals[o] = self.meals[o], self.meals[s]
+            self.hands[s], self.hands[o] = self.hands[o], self.hands[s]
+            self.tot[s], self.tot[o] = self.tot[o], self.tot[s]
+            self.bos[s], self.bos[o] = self.bos[o], self.bos[s]
+            self.trash.append("order-envy")
+        elif kind == "panda":
+            self.trash.remove(move[1])
+            if self.kinds[move[1]] == "trash-panda":
+                self.pandas += 1
+            self.trash.append("trash-panda")
+            self._to_hand(s, move[1])
+        elif kind == "fight":
+            self.trash.append("food-fight")
+            if not last:
+                return self._fight(s)
+        return nxt
+
+    def _fight(self, caller: int) -> int:
+        n, kinds, values, pile = self.n, self.kinds, self.values, self.pile
+        flipping = [(caller + i) % n for i in range(n)]
+        flipped: list[str] = []
+        while True:
+            flips = []
+            for f in flipping:
+                if not pile:
+                    pile.extend(flipped)
+                    self.rng.shuffle(pile)
+                    return (caller + 1) % n
+                c = pile.pop()
+                flips.append((f, c))
+                flipped.append(c)
+            best = max((values[c] for _, c in flips if kinds[c] == "ingredient"), default=0)
+            if best <= 0:
+                continue
+            top = [f for f, c in flips if kinds[c] == "ingredient" and values[c] == best]
+            if len(top) == 1:
+                win = top[0]
+                pick = max(flipped, key=lambda c: _KEEP_ORDER.get(kinds[c], values[c] * 0.8))
+                flipped.remove(pick)
+                self._to_hand(win, pick)
+                pile.extend(flipped)
+                self.rng.shuffle(pile)
+                return win
+            flipping = top
+
+    # -- a whole turn ---------------------------------------------------------------------------
+    def begin(self, s: int) -> int:
+        """The draw at the start of seat ``s``'s turn; a Health Inspector passes the turn on."""
+        while self.pile:
+            c = self.pile.pop()
+            if self.kinds[c] != "health-inspector":
+                self.hands[s].append(c)
+                return s
+            self._inspect(s, c)
+            s = (s + 1) % self.n
+        return s
+
+    def play(self, s: int, move: tuple[Any, ...]) -> int | None:
+        """Seat ``s`` makes ``move`` (its card leaves the hand); the next seat to move, or None when over."""
+        self.turns += 1
+        hand = self.hands[s]
+        card = move[-1] if move[0] == "discard" else _MOVE_CARD[move[0]] if move[0] != "place" else move[1]
+        hand.remove(card)
+        if move[0] == "discard":
+            self.trash.append(card)
+            return None if not hand else (s + 1) % self.n
+        if not hand:
+            self.effect(s, move, last=True)
+            return None
+        blocked = False
+        top = s
+        before = self.scores()
+        after = self.scores_after(s, move)
+        while True:
+            blocker = None
+            for j in range(self.n):
+                if j == top or "no-bueno" not in self.hands[j] or len(self.hands[j]) < 2:
+                    continue
+                # Seat j blocks if flipping the outcome (effect or not) raises its margin by 2 or more.
+                gain = _margin(after, j) - _margin(before, j)
+                if not blocked:
+                    gain = -gain + (3.0 if move[0] == "envy" and move[1] == j else 0.0)
+                if gain >= 2.0:
+                    blocker = j
+                    break
+            if blocker is None:
+                break
+            self.hands[blocker].remove("no-bueno")
+            self.trash.append("no-bueno")
+            blocked = not blocked
+            top = blocker
+        if blocked:
+            self.trash.append(card)
+            return (s + 1) % self.n
+        return self.effect(s, move, last=False)
+
+
+_MOVE_CARD = {"crow": "crafty-crow", "envy": "order-envy", "panda": "trash-panda", "fight": "food-fight"}
+
+
+def _margin(scores: list[int], j: int) -> int:
+    return scores[j] - max(v for i, v in enumerate(scores) if i != j)
+
+
+def _policy(sim: _Sim, s: int) -> tuple[Any, ...]:
+    """A fast greedy rollout move: the best immediate margin, Trash Panda / Food Fight before a discard."""
+    kinds, values, n = sim.kinds, sim.values, sim.n
+    tot, bos = sim.tot, sim.bos
+    scores = [t << b for t, b in zip(tot, bos)]
+    base = _margin(scores, s)
+    best: tuple[Any, ...] | None = None
+    best_v = -1e9
+    hand = sim.hands[s]
+    for c in set(hand):
+        k = kinds[c]
+        if k == "ingredient" or k == "tummy-ache" or k == "hot-sauce-boss":
+            v = values[c]
+            for m in range(n):
+                old = scores[m]
+                scores[m] = (tot[m] << (bos[m] + 1)) if k == "hot-sauce-boss" else ((tot[m] + v) << bos[m])
+                val = _margin(scores, s) - base
+                scores[m] = old
+                if val > best_v:
+                    best_v, best = val, ("place", c, m)
+        elif k == "order-envy":
+            for o in range(n):
+                if o != s:
+                    scores[s], scores[o] = scores[o], scores[s]
+                    val = _margin(scores, s) - base - 1.0
+                    scores[s], scores[o] = scores[o], scores[s]
+                    if val > best_v:
+                        best_v, best = val, ("envy", o)
+        elif k == "crafty-crow":
+            for o in range(n):
+                if o == s or not sim.meals[o]:
+                    continue
+                for item in set(sim.meals[o]):
+                    val = _margin(sim.scores_after(s, ("crow", o, item)), s) - base
+                    if val > best_v:
+                        best_v, best = val, ("crow", o, item)
+        elif k == "trash-panda":
+            take = [t for t in sim.trash if kinds[t] != "health-inspector"
+                    and (kinds[t] != "trash-panda" or sim.pandas < 2)]
+            if take:
+                item = max(take, key=lambda t: _KEEP_ORDER.get(kinds[t], values[t] * 0.8))
+                val = 0.2 + 0.1 * _KEEP_ORDER.get(kinds[item], values[item] * 0.8)
+                if val > best_v:
+                    best_v, best = val, ("panda", item)
+        elif k == "food-fight":
+            if sim.pile and 0.3 > best_v:
+                best_v, best = 0.3, ("fight",)
+    if best is None or best_v <= 0:
+        worst = min(hand, key=lambda c: _KEEP_ORDER.get(kinds[c], values[c] * 0.8))
+        if best is None or best_v < -0.5 * _KEEP_ORDER.get(kinds[worst], values[worst] * 0.8) - 0.5:
+            return ("discard", worst)
+    return best
+
+
+def _worlds(state: tvb.State, seat: int, count: int, rng: random.Random) -> list[_Sim]:
+    """``count`` samples of the hidden cards consistent with what ``seat`` sees (its ``player_view``).
+
+    The unseen cards (the deck minus the hand, the trash, the visible meal cards and any Food Fight
+    flips) are dealt at random into the other hands and the face-down meal cards; the rest, with every
+    unseen Health Inspector (never in a hand or meal), is the draw pile in random order.
+    """
+    view = tvb.player_view(state, seat)
+    kinds, values = state.kinds, state.values
+    deck = state.setup.options["deck"]
+    full = Counter(deck) if deck is not None else Counter(state.catalog.full_deck())
+    seen = Counter(view["hand"]) + Counter(view["trash"]) + Counter(view["flipped"])
+    for m in view["meals"]:
+        seen.update(c for c in m if c is not UNKNOWN)
+    unseen = list((full - seen).elements())
+    inspectors = [c for c in unseen if kinds[c] == "health-inspector"]
+    foods = [c for c in unseen if kinds[c] in tvb.PLACEABLE]
+    rest = [c for c in unseen if kinds[c] not in tvb.PLACEABLE and kinds[c] != "health-inspector"]
+    me = seat - 1
+    out = []
+    for _ in range(count):
+        rng.shuffle(foods)
+        meals: list[list[str]] = []
+        i = 0
+        for m in view["meals"]:
+            hidden = sum(1 for c in m if c is UNKNOWN)
+            meals.append([c for c in m if c is not UNKNOWN] + foods[i:i + hidden])
+            i += hidden
+        cards = foods[i:] + rest
+        rng.shuffle(cards)
+        hands: list[list[str]] = []
+        j = 0
+        for o, size in enumerate(view["hand_sizes"]):
+            if o == me:
+                hands.append(list(view["hand"]))
+            else:
+                hands.append(cards[j:j + size])
+                j += size
+        pile = cards[j:] + inspectors
+        rng.shuffle(pile)
+        out.append(_Sim(state.seats, hands, meals, pile, list(view["trash"]), view["panda_pandas"], kinds, values, rng))
+    return out
+
+
+def _sim_move(move: Move) -> tuple[Any, ...]:
+    """A ``legal_moves`` move in the rollout's terms (0-based seats)."""
+    event = move["event"]
+    if event == "place":
+        return ("place", move["card"], move["meal"] - 1)
+    if event == "discard":
+        return ("discard", move["card"])
+    if event == "choose":
+        return ("choose", move["item"])
+    kind = move["card"]
+    if kind == "crafty-crow":
+        return ("crow", move["target"] - 1, move.get("item"))
+    if kind == "order-envy":
+        return ("envy", move["target"] - 1)
+    if kind == "trash-panda":
+        return ("panda", move["item"])
+    return ("fight",)
+
+
+def _rollout(sim: _Sim, me: int, move: tuple[Any, ...], flipped: list[str], max_turns: int) -> float:
+    """Make ``move`` for seat ``me``, then every seat plays ``_policy`` to the end (or for ``max_turns``).
+
+    The outcome for ``me`` in [0, 1]: 1 a win, 0.4 a shared win, 0 a loss (plus a hair of the margin);
+    a cut-short game scores its margin softly.
+    """
+    if move[0] == "choose":
+        rest = list(flipped)
+        rest.remove(move[1])
+        sim._to_hand(me, move[1])
+        sim.pile.extend(rest)
+        sim.rng.shuffle(sim.pile)
+        nxt: int | None = me
+    else:
+        nxt = sim.play(me, move)
+    while nxt is not None and sim.turns < max_turns:
+        nxt = sim.begin(nxt)
+        if not sim.hands[nxt]:
+            break
+        nxt = sim.play(nxt, _policy(sim, nxt))
+    m = _margin(sim.scores(), me)
+    if nxt is None:
+        return (1.0 if m > 0 else 0.4 if m == 0 else 0.0) + 0.002 * max(-20, min(20, m))
+    return 0.5 + 0.5 * math.tanh(m / 12.0)
+
 
 def make_bot(level: str, seat: int, seed: int) -> Bot:
     """A bot of ``level`` (easy, normal, hard) for ``seat``."""
