@@ -5,11 +5,11 @@ Three levels (issue 8):
 - ``easy``: a uniformly random legal move; slams NO BUENO now and then at random.
 - ``normal``: greedy, aiming at the leader: the move that most raises (its score - the best other score)
   right now; blocks any card that would lower that.
-- ``hard``: looks ahead one round of replies: each move is valued by the score margin after it, minus the
-  damage the opponents can be expected to do before its next turn (Order Envy, Crafty Crow, Tummy Aches,
-  from how many of those cards are still unseen), minus what the card was worth to keep. It saves No
-  Buenos for big swings, keeps Order Envy for the end (a last card cannot be blocked), and ends the game
-  only when ending wins.
+- ``hard``: a one-round heuristic ranks the moves (score margin after it, minus the damage the opponents
+  can be expected to do before its next turn, minus what the card was worth to keep; No Buenos saved for
+  big swings); the best few are then played out for a few turns in worlds sampled from the cards this
+  seat has not seen (``_worlds``), every seat playing a fast greedy policy (``_policy``), and the best
+  summed outcome wins. It ends the game only when ending wins.
 
 Bots see only what their seat may see (``taco_vs_burrito.player_view``): their own hand, the meals the
 variant lets them look at, the trash and the hand sizes. Every bot is seeded; the same seed plays the same
@@ -202,14 +202,14 @@ def _block_outcome(state: tvb.State, seat: int) -> tuple[float, float]:
 
 
 class HardBot(Bot):
-    """One round of look-ahead, No Buenos saved for the swings that matter, Order Envy kept for the end."""
+    """Heuristic ranking, then short rollouts of the best moves in sampled worlds (hidden cards guessed, never read)."""
 
     level = "hard"
 
     #: Rollout budget per decision: sampled worlds, candidate moves tried, turns per rollout.
-    worlds = 8
+    worlds = 12
     candidates = 4
-    max_turns = 6
+    max_turns = 4
 
     def move(self, state: tvb.State) -> Move:
         ev = _Eval(state, self.seat)

@@ -96,3 +96,25 @@ def test_an_unknown_level_is_an_error():
 def test_a_game_that_does_not_end_within_the_event_budget_is_an_error():
     with pytest.raises(RuntimeError, match="did not end within 5 events"):
         run_game(["easy", "easy"], 1, max_events=5)
+
+
+def test_hard_samples_hidden_cards_only_from_what_its_seat_has_not_seen():
+    """Each sampled world keeps the seat's own hand, the other hand sizes and the pile size, conserves the
+    deck, and never puts a Health Inspector in a hand: the look-ahead guesses, it does not peek."""
+    import random
+    from collections import Counter
+
+    from game.bots_taco import _worlds
+
+    table, _ = run_log(log_lines([ev(1, "discard", 1, card=I1)], 3, deck=deal({1: [I1, I3, NB]}, [OE, T3] + [I1] * 8, 3)))
+    state = table.state
+    full = Counter(state.setup.options["deck"])
+    for world in _worlds(state, 2, 5, random.Random(0)):
+        assert world.hands[1] == state.hands[1]
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        assert len(world.pile) == len(state.pile)
+        cards = Counter(world.pile) + Counter(world.trash)
+        for zone in world.hands + world.meals:
+            cards.update(zone)
+        assert cards == full
+        assert all(state.kinds[c] != "health-inspector" for h in world.hands for c in h)
