@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import queue
 import sys
 import tempfile
 import time

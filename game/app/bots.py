@@ -91,7 +91,6 @@ class Bots:
         if st.declaring or st.pending:
             return
         b = st.battle
-        rng = self.rng
         self.actions += 1
         if b is None:
             self._between_battles(now, st)
