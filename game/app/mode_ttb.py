@@ -125,4 +125,4 @@ class ThrowThrowBurrito:
             v.screen, v.title = "pick", "DUEL!"
             v.sub = f"Seat {p.declarer}: pick two duellists (yourself allowed)"
             v.cursor, v.chosen = p.cursor, list(p.chosen)
-            v.hint = "BRAWL \u25c0  WAR \u25b6  move   -   SET pick   -   DUEL un-pick"
+            v.hint = "BRAWL <  WAR >  move   -   SET pick   -   DUEL un-pick"

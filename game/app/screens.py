@@ -480,7 +480,7 @@ def sample_views() -> dict[str, View]:
         "battle": View("battle", sample_seats(4, {2: "fighter", 4: "fighter", 1: "declarer"}), title="BRAWL!",
                        big="2 vs 4", sub="declared by seat 1", round=1, tokens_left=3, ticker=ticker),
         "pick": View("pick", sample_seats(), title="DUEL!", sub="Seat 3: pick two duellists (yourself allowed)",
-                     cursor=4, chosen=[3], hint="BRAWL \u25c0  WAR \u25b6  move   -   SET pick   -   DUEL un-pick",
+                     cursor=4, chosen=[3], hint="BRAWL <  WAR >  move   -   SET pick   -   DUEL un-pick",
                      tokens_left=4, ticker=ticker),
         "countdown": View("countdown", sample_seats(), big="2", title="Seat 2 counts", tokens_left=3, ticker=ticker),
         "call": View("call", sample_seats(4, {2: "fighter", 4: "fighter"}), big="HIT!",
