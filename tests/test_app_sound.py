@@ -54,3 +54,14 @@ def test_sound_opens_the_mixer_with_the_pi_safe_buffer_and_plays_clips_for_cues(
         if snd is not None:
             snd.close()
         pygame.quit()
+
+
+def test_every_taco_vs_burrito_sound_cue_has_a_clip() -> None:
+    """The rules module's own sound cues (countdown, No Bueno, Health Inspector, win) all map to committed clips."""
+    import re
+
+    source = (Path(__file__).parent.parent / "game" / "rules" / "taco_vs_burrito.py").read_text(encoding="utf-8")
+    names = set(re.findall(r'Cue\(t, "sound", "([a-z-]+)"\)', source))
+    assert {"no-bueno", "health-inspector", "win"} <= names
+    for name in names:
+        assert (ASSETS / EFFECTS[name]).exists()

@@ -25,6 +25,8 @@ EFFECTS = {
     "duel": "duel.wav",
     # Zombie Burrito's cue names, on the same clips
     "battle": "war.wav", "marker": "round.wav", "revive": "badge.wav",
+    # Taco vs Burrito's: a block is a denied throw, the Health Inspector a loss
+    "no-bueno": "miss.wav", "health-inspector": "bruise.wav",
 }
 #: announcements (say cues) that get the announcer's jingle, matched at the start of the text
 ANNOUNCER = [
