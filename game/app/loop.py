@@ -334,7 +334,10 @@ class TableApp:
             cues = live.submit(obj)
         except RuleInputError as exc:
             self.rejected.append(f"{obj}: {exc}")
-            log.warning("event not written: %s: %s", obj, exc)
+            if self.over:  # time ran on to the end of the game before this late call: nothing went wrong
+                log.info("after the game ended, not written: %s", obj)
+            else:
+                log.warning("event not written: %s: %s", obj, exc)
             return
         self._effects(cues, obj, self.t0 + obj["t"])
 
