@@ -144,3 +144,25 @@ def test_mapper_never_writes_a_judged_press_before_an_earlier_buffered_event() -
     assert m.oldest_pending() == 10.0  # the rules' clock still waits for it
     assert m.due_sets(11.0) == [{"t": 10.0, "event": "block", "seat": 2}]
     assert m.oldest_pending() is None
+
+
+def test_a_resumed_game_keeps_the_lobby_choices_the_setup_line_does_not_carry(tmp_path: Path) -> None:
+    """"vs bots" and "open hands" live in the app, not in the rules' setup: the journal keeps them for a resume."""
+    clock = SteppedClock(20.0)
+    rig = open_sim(clock, seats=3, devices=False)
+    journal = Journal(str(tmp_path / "j.db"))
+    try:
+        app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3], mode=tvb.name)
+        app.start(MODE.setup(3, 4, seed=2))  # "vs bots (first seat plays)"
+        app.step(clock.advance(STEP_S))
+        assert sorted(app.mapper.bots) == [2, 3]
+        game_id = app.live.game_id
+        MODE.setup(3, 3)  # the lobby moves on ("learning: open hands", no bots) before the table restarts
+        again = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3], mode=tvb.name)
+        again.resume(game_id)
+        again.step(clock.advance(STEP_S))
+        assert MODE.bots_play_others and MODE.hands == "peek" and sorted(again.mapper.bots) == [2, 3]
+    finally:
+        MODE.setup(3, 0)  # leave the shared mode object as the lobby would: no bots
+        rig.close()
+        journal.close()

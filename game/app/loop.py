@@ -18,6 +18,7 @@ written first; the rules' own clock lags the host by the same amount, and never 
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import random
@@ -126,6 +127,10 @@ class TableApp:
         """Pick up a journaled game: fold its events again; time goes on one second after its last event."""
         self.live = JournaledTable.resume(self.journal, game_id)
         self._use_mode(mode_for(self.live.table.setup.game))
+        restore = getattr(self.mode, "restore_choices", None)
+        choices = self._load_choices(game_id) if restore is not None else None
+        if restore is not None and choices is not None:
+            restore(choices)
         saved = self._load_seatmap(game_id)
         if saved:
             self.seatmap = saved
@@ -156,6 +161,17 @@ class TableApp:
             db.execute("CREATE TABLE IF NOT EXISTS app_seatmaps (game_id INTEGER PRIMARY KEY, panels TEXT NOT NULL)")
             db.execute("INSERT OR REPLACE INTO app_seatmaps VALUES (?, ?)",
                        (self.live.game_id, ",".join(map(str, self.seatmap))))
+            choices = getattr(self.mode, "table_choices", None)  # lobby choices the setup line does not carry
+            if choices is not None:
+                db.execute("CREATE TABLE IF NOT EXISTS app_choices (game_id INTEGER PRIMARY KEY, choices TEXT NOT NULL)")
+                db.execute("INSERT OR REPLACE INTO app_choices VALUES (?, ?)", (self.live.game_id, json.dumps(choices())))
+
+    def _load_choices(self, game_id: int) -> dict[str, Any] | None:
+        try:
+            row = self.journal.db.execute("SELECT choices FROM app_choices WHERE game_id = ?", (game_id,)).fetchone()
+            return json.loads(row[0]) if row else None
+        except Exception:  # noqa: BLE001 - no such table (a journal from `record`), or a damaged row: the defaults
+            return None
 
     def _load_seatmap(self, game_id: int) -> list[int] | None:
         try:

@@ -232,6 +232,15 @@ class TacoVsBurrito:
             options["seed"] = seed
         return {"event": "setup", "game": self.name, "seats": seats, "options": options}
 
+    def table_choices(self) -> dict[str, Any]:
+        """The lobby's choices the setup line does not carry (hand display, bot seats): journaled for a resume."""
+        return {"hands": self.hands, "bots_play_others": self.bots_play_others}
+
+    def restore_choices(self, choices: dict[str, Any]) -> None:
+        hands = str(choices.get("hands", "peek"))
+        self.hands = "peek" if hands == "screens" and self.seat_screens is None else hands
+        self.bots_play_others = bool(choices.get("bots_play_others", False))
+
     def demo_setup(self, seed: int) -> dict[str, Any]:
         self.hands, self.bots_play_others = "open", False
         return {"event": "setup", "game": self.name, "seats": self.demo_seats,
