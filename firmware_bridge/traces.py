@@ -321,9 +321,9 @@ class _Builder:
         axis = _random_unit(r)
         p_off = _mul(_random_unit(r), r.uniform(0.005, 0.025))
         p_perp = _add(p_off, _mul(axis, -_dot(p_off, axis)))
-        fp = {"w": w, "axis": axis, "centri": _mul(p_perp, -w * w / 9.81)}
-        self.run(seconds, lambda tau: ((0.0, 0.0, 0.0), fp["centri"], _mul(axis, w)))
-        return fp
+        centri = _mul(p_perp, -w * w / 9.81)
+        self.run(seconds, lambda tau: ((0.0, 0.0, 0.0), centri, _mul(axis, w)))
+        return {"w": w, "axis": axis, "centri": centri}
 
     def floor_landing(self, first_peak: tuple[float, float] = (5.0, 20.0), mark_first: bool = True) -> None:
         """Floor contact, 0-2 small bounces, a short rocking settle, then marks "rest"."""
