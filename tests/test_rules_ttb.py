@@ -246,7 +246,7 @@ def test_simultaneous_hits_make_a_tie_duel_inside_the_same_battle():
 
 
 @pytest.mark.parametrize(("gap_ms", "tie"), [(0, True), (45, True), (46, False)])
-def test_hits_at_most_the_tie_window_apart_are_simultaneous(gap_ms, tie):
+def test_d1_hits_at_most_the_tie_window_apart_are_simultaneous(gap_ms, tie):
     s, _ = play(
         [
             ev(1, "declare", seat=2, battle="brawl"),
@@ -342,7 +342,7 @@ def test_d5_an_invalid_call_merged_into_the_war_loses_it():
     assert points(s) == {1: 0, 2: 2, 3: 0, 4: -1}
 
 
-def test_a_declaration_after_the_declare_window_is_not_merged():
+def test_d2_a_declaration_after_the_declare_window_is_not_merged():
     s, _ = play([ev(1, "declare", seat=2, battle="brawl"), ev(1.6, "declare", seat=4, battle="duel")])
     assert battles(s) == [("brawl", 2, [1, 3], None)]
 
@@ -392,10 +392,10 @@ def six_bruises(t0: float, seats: list[int]) -> list[dict]:
     return [penalty(t0 + i, s) for i, s in enumerate(seats)]
 
 
-def test_the_round_ends_the_moment_the_last_bruise_is_handed_out():
+def test_d20_the_round_ends_the_moment_the_last_bruise_is_handed_out():
     s, _ = play([ev(0.5, "set", seat=2), *six_bruises(1, [1, 1, 3, 3, 4, 4]), ev(10, "set", seat=2)])
     assert s["round"] == 2 and s["rounds"][0]["winner"] == 2
-    assert points(s, 1)[2] == 1 and points(s, 2)[2] == 1  # the later set belongs to round 2
+    assert points(s, 1)[2] == 1 and points(s, 2)[2] == 1  # the later set belongs to round 2, counted alone (D20)
 
 
 def test_the_round_1_winner_takes_the_fear_me_badge():
@@ -480,7 +480,7 @@ def test_two_player_variant_every_battle_is_between_the_two_players():
         assert battles(s) == [(kind, 2, [1, 2], None)]  # "a duel needs no pick"
 
 
-def test_two_player_variant_first_throw_passes_behind_the_back_except_in_duels():
+def test_d19_two_player_variant_first_throw_passes_behind_the_back_except_in_duels():
     s, cues = play(
         [ev(1, "declare", seat=1, battle="war"), ev(2, "throw", seat=2, burrito=1), ev(2.5, "miss", burrito=1),
          ev(3, "throw", seat=2, burrito=1)],
@@ -602,3 +602,9 @@ def test_d11_when_the_last_two_hit_each_other_at_once_they_fight_on():
         ]
     )
     assert s["battles"][-1]["loser"] is None and s["battles"][-1]["tie"] == [2, 3]
+
+
+def test_d18_the_option_defaults_are_the_documented_ones():
+    s, _ = play([])
+    assert s["options"] == {"two_decks": False, "small_room": False, "tie_window_ms": 45.0, "declare_window_ms": 500.0,
+                            "seed": 0}
