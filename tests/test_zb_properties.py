@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from game.journal import Journal, JournaledTable
 from game.log import Table, run_log
 from game.rules import zombie_burrito as zb
-from game.rules.base import RuleInputError, apply
+from game.rules.base import RuleInputError
 from game.sim_zombie import simulate
+from replay_helpers import assert_reducer_leaves_old_state
 
 GAPS = [0.0, 0.01, 0.03, 0.045, 0.05, 0.3, 1.0, 3.0]
 KINDS = ["advantage", "advantage", "declare", "cancel", "grab", "throw", "throw_hit", "throw_hit", "throw_hit",
@@ -196,13 +197,7 @@ def test_a_battle_is_won_only_when_the_other_team_has_nobody_left(log):
 @settings(max_examples=40, deadline=None)
 @given(valid_logs())
 def test_the_reducer_form_leaves_the_old_state_untouched(log):
-    setup = zb.parse_setup(copy.deepcopy(log[0]))
-    state = zb.new_state(setup)
-    for event in log[1:]:
-        before = zb.summary(state)
-        new, _ = apply(zb, state, zb.check_event(setup, copy.deepcopy(event)))
-        assert zb.summary(state) == before
-        state = new
+    assert_reducer_leaves_old_state(zb, log)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # one fsync per event
