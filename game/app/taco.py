@@ -436,6 +436,21 @@ TAP_S = 0.08
 GAP_S = 0.16
 
 
+def bots_blocking(st: Any, bots: dict[int, Any], asked: set[tuple[int, int, int]]) -> list[int]:
+    """The bot seats that slam NO BUENO on the card now waiting in the block window, each asked once per window
+    opening (``asked`` remembers them); the caller decides when each press lands."""
+    p = st.pending
+    out = []
+    for seat, bot in bots.items():
+        key = (seat, int(p.opened * 1000), len(p.chain))
+        if key in asked or not tvb.can_block(st, seat):
+            continue
+        asked.add(key)
+        if bot.block(st):
+            out.append(seat)
+    return out
+
+
 class PanelBots:
     """Bots that play seats *through their panels*: each move becomes LEFT/RIGHT/PLAY taps on the seat's
     buttons (``press_plan``), and a block a NO BUENO tap, driven on the pins by ``press(panel, button, down)``.
@@ -473,15 +488,9 @@ class PanelBots:
         if st is None or app.over or app.buffer or app.mapper.pending:
             return
         if st.phase == "window" and st.pending is not None:
-            p = st.pending
-            for seat, bot in self.bots.items():
-                key = (seat, int(p.opened * 1000), len(p.chain))
-                if key in self._asked or not tvb.can_block(st, seat):
-                    continue
-                self._asked.add(key)
-                if bot.block(st):
-                    left = app.t0 + p.deadline - now
-                    self.tap(now + self.rng.uniform(0.2, 0.6) * max(0.0, left), seat, "NO BUENO")
+            for seat in bots_blocking(st, self.bots, self._asked):
+                left = app.t0 + st.pending.deadline - now
+                self.tap(now + self.rng.uniform(0.2, 0.6) * max(0.0, left), seat, "NO BUENO")
             return
         actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
         if actor is None or actor not in self.bots or now < self.busy_until.get(actor, 0.0):

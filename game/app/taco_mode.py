@@ -28,7 +28,7 @@ from typing import Any
 
 from game.app.buttons import ButtonMapper, Feedback
 from game.app.present import Presenter, SeatView, View
-from game.app.taco import BUTTONS, RACE_S, HandBrowser, PanelBots, build_view, seat_screen_view
+from game.app.taco import BUTTONS, RACE_S, HandBrowser, PanelBots, bots_blocking, build_view, seat_screen_view
 from game.bots_taco import Bot, make_bot
 from game.rules import taco_vs_burrito as tvb
 from game.rules.base import Cue
@@ -166,15 +166,9 @@ class TacoMapper:
         if st is None or tvb.is_over(st) or not self.bots:
             return
         if st.phase == "window" and st.pending is not None:
-            p = st.pending
-            for seat, bot in self.bots.items():
-                key = (seat, int(p.opened * 1000), len(p.chain))
-                if key in self._asked or not tvb.can_block(st, seat):
-                    continue
-                self._asked.add(key)
-                if bot.block(st):
-                    at = until + self.rng.uniform(0.2, 0.6) * max(0.0, (p.deadline - st.t))
-                    heapq.heappush(self._todo, (at, next(self._n), {"t": at, "event": "block", "seat": seat}))
+            for seat in bots_blocking(st, self.bots, self._asked):
+                at = until + self.rng.uniform(0.2, 0.6) * max(0.0, (st.pending.deadline - st.t))
+                heapq.heappush(self._todo, (at, next(self._n), {"t": at, "event": "block", "seat": seat}))
             return
         actor = st.turn if st.phase == "move" else (st.fight.winner if st.fight else None)
         if actor is None or actor not in self.bots or self._todo:
