@@ -43,8 +43,8 @@ def add_commands(subparsers: Any) -> None:
 
 
 def play_by_play(cues: Iterable[Cue]) -> list[str]:
-    """The readable lines: announcements and notes, with the table time."""
-    return [f"{c.t:8.2f}  {'' if c.kind == 'say' else '(' }{c.text}{'' if c.kind == 'say' else ')'}"
+    """The readable lines: announcements, and notes in brackets, with the table time."""
+    return [f"{c.t:8.2f}  {c.text}" if c.kind == "say" else f"{c.t:8.2f}  ({c.text})"
             for c in cues if c.kind in ("say", "note")]
 
 
