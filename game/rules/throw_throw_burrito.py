@@ -391,7 +391,7 @@ def _on_grab(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
         cues.append(Cue(t, "note", f"Seat {seat}'s grab ignored: the battle is already decided", (seat,)))
         return
     if seat not in battle.fighters:
-        if battle.purpose == "battle":
+        if battle.hands_out_bruise:
             _lose(state, seat, t, "grabbed while not fighting", cues)
         else:
             # D7: a tie-break has no bruise to hand out; outsiders cannot lose it.
@@ -599,7 +599,7 @@ def _lose(state: State, seat: int, t: float, reason: str, cues: list[Cue]) -> No
     state.battle = None
     _reset_burritos(state)
     winners = sorted(battle.fighters - {seat})
-    if battle.purpose == "battle":
+    if battle.hands_out_bruise:
         # "The loser of a battle takes a Burrito Bruise token." "Only one Burrito Bruise is ever
         # handed out per battle."
         cues.append(Cue(t, "say", f"Seat {seat} loses the {battle.kind} ({reason}): Burrito Bruise!", (seat,)))
