@@ -30,7 +30,6 @@ from firmware_bridge.virtual import simulate_clock_sync  # noqa: E402
 from game.referee import referee as R  # noqa: E402
 from game.referee.battlesim import SCENARIOS, ErrorModel, make_battle, run_battle  # noqa: E402
 
-
 #: kind -> how long after its stamp the detector decided each event, ms (R2/R3: BADGE_DETECT_S, BURRITO_DETECT_S)
 DECIDED_AFTER: dict[str, list[float]] = {}
 

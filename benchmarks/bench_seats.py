@@ -29,7 +29,6 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
 from hardware.panels import open_table  # noqa: E402
 from hardware.pinmap import load_pinmap  # noqa: E402
 
-
 #: The polling loop yields between empty polls, as a game loop does between frames; a loop that
 #: never sleeps holds the GIL and starves the callback threads for up to sys.getswitchinterval().
 IDLE = 0.0002

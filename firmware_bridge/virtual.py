@@ -160,7 +160,7 @@ class VirtualTable:
 
     # ------------------------------------------------------------ lifecycle
 
-    def start(self) -> "VirtualTable":
+    def start(self) -> VirtualTable:
         self._open_pty()
         self._thread = threading.Thread(target=self._run, name="virtual-table", daemon=True)
         self._thread.start()
@@ -178,7 +178,7 @@ class VirtualTable:
             except FileNotFoundError:
                 pass
 
-    def __enter__(self) -> "VirtualTable":
+    def __enter__(self) -> VirtualTable:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -8,17 +8,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Iterable
 from typing import Any
 
-import time
-
-from game.journal import Journal, JournalError, JournaledTable
+from game.journal import Journal, JournaledTable, JournalError
 from game.log import LogError, read_log, run_log
 from game.referee.evidence import evidence_lines
-from game.rules.base import RuleInputError
-from game.rules.base import Cue
-
+from game.rules.base import Cue, RuleInputError
 
 
 def add_commands(subparsers: Any) -> None:
@@ -156,7 +153,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             if live is None:
                 live, cues = JournaledTable.new(journal, entries[0][1])
                 _print_cues(cues)
-            for number, obj in entries[1 + len(live.table.events):]:
+            for _number, obj in entries[1 + len(live.table.events):]:
                 _print_cues(live.submit(obj))
                 print(f"journaled {len(live.table.events)}", flush=True)
                 if args.pace:

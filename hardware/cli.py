@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from .gpio import FactoryError, factory_name, make_factory
 from .lights import CUES

@@ -195,7 +195,7 @@ class ExpanderInputs:
         """Expander pins that read pressed at start-up (for the doctor)."""
         out = []
         for c in self.chips:
-            for i, (seat, button) in c.bits.items():
+            for i, (_seat, _button) in c.bits.items():
                 if self._pressed(c.last & (1 << i)):
                     out.append(f"{c.name}:{'AB'[i // 8]}{i % 8}")
         return out

@@ -119,7 +119,7 @@ class Table:
         if self.lights is not None:
             self.lights.close()
 
-    def __enter__(self) -> "Table":
+    def __enter__(self) -> Table:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -32,8 +32,26 @@ import errno
 import threading
 from typing import Any
 
-from .mcp23017 import (DEFVALA, GPINTENA, GPIOA, GPIOB, GPPUA, INTCAPA, INTCAPB, INTCONA, INTFA, IOCON,
-                       IOCON_BANK, IOCON_INTPOL, IOCON_MIRROR, IOCON_ODR, IODIRA, IPOLA, OLATA, bit_index)
+from .mcp23017 import (
+    DEFVALA,
+    GPINTENA,
+    GPIOA,
+    GPIOB,
+    GPPUA,
+    INTCAPA,
+    INTCAPB,
+    INTCONA,
+    INTFA,
+    IOCON,
+    IOCON_BANK,
+    IOCON_INTPOL,
+    IOCON_MIRROR,
+    IOCON_ODR,
+    IODIRA,
+    IPOLA,
+    OLATA,
+    bit_index,
+)
 
 _REGS = 0x16
 
@@ -177,7 +195,7 @@ class SimulatedI2CBus:
         self.transactions = 0
 
     @classmethod
-    def for_pinmap(cls, pinmap: Any, factory: Any, absent: set[int] | None = None) -> "SimulatedI2CBus":
+    def for_pinmap(cls, pinmap: Any, factory: Any, absent: set[int] | None = None) -> SimulatedI2CBus:
         """One chip per expander of the pin map, its INT wired to a MockFactory pin."""
         chips = {e.address: SimulatedMCP23017(e.address, factory.pin(e.interrupt.gpiozero_name))
                  for e in pinmap.expanders.values()}

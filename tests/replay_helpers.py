@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from game.rules.base import apply
-
 from game.cli import main
+from game.rules.base import apply
 
 
 def write_log(tmp_path: Path, rows: list[str], name: str = "game.jsonl") -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from game.app.buttons import ButtonMapper
 from game.rules import throw_throw_burrito as ttb
 from hardware.events import SeatEvent

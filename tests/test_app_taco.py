@@ -13,12 +13,11 @@ import pytest
 
 from game.app.clock import SteppedClock
 from game.app.loop import TableApp
-from game.app.runner import STEP_S
+from game.app.runner import STEP_S, run_demo
 from game.app.sim import open_sim, press
 from game.app.taco import RACE_S, HandBrowser, PanelBots, SeatCursor, options_for, press_plan, seat_screen_view
 from game.app.taco_mode import MODE
 from game.bots_taco import run_game
-from game.app.runner import run_demo
 from game.cli import build_parser
 from game.journal import Journal
 from game.log import Table

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hwfixtures import mock_factory  # noqa: F401  (fixture)
 
 from game.cli import main
 from hardware.cli import run_doctor
 from hardware.pinmap import load_pinmap
 from hardware.simbus import SimulatedI2CBus
 from hardware.wiring import markdown_table, wiring_svg
-from hwfixtures import mock_factory  # noqa: F401  (fixture)
 
 BAD = """
 [table]

@@ -6,13 +6,13 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 from hardware import mcp23017 as reg
 from hardware.mcp23017 import ExpanderError
 from hardware.panels import open_table
 from hardware.pinmap import load_pinmap
 from hardware.simbus import SimulatedI2CBus, SimulatedMCP23017
-from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 
 def test_driver_configures_mirrored_interrupt_on_change_with_pull_ups(mock_factory: MockFactory) -> None:

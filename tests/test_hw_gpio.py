@@ -6,11 +6,11 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 from hardware.gpio import EdgeClock, FactoryError, make_factory
 from hardware.panels import open_table
 from hardware.pinmap import load_pinmap, parse_pinmap
-from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 MIXED_SIX = """
 # six seats: four wired straight to the header, two on one expander

@@ -7,12 +7,12 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 from hardware.keyboard import DirectTarget, KeyboardPanel, default_keymap
 from hardware.panels import open_table
 from hardware.pinmap import load_pinmap
 from hardware.source import PanelSource
-from hwfixtures import mock_factory, poll_until  # noqa: F401  (fixture)
 
 
 def test_default_keymap_gives_every_button_of_twelve_seats_its_own_key() -> None:

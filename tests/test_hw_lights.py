@@ -6,10 +6,10 @@ import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
+from hwfixtures import mock_factory  # noqa: F401  (fixture)
 
 from hardware.lights import CUES, IDLE_LEVEL, Lights
 from hardware.pinmap import load_pinmap
-from hwfixtures import mock_factory  # noqa: F401  (fixture)
 
 
 def levels_seen(pin: object, seconds: float) -> set[float]:

@@ -11,11 +11,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from ttb_helpers import ev, setup
 
 from game.journal import Journal, JournaledTable, JournalError
 from game.log import run_log
 from game.rules.base import RuleInputError
-from ttb_helpers import ev, setup
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = resources.files("game.data").joinpath("demo-throw-throw-burrito.jsonl").read_text(encoding="utf-8").splitlines()

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from replay_helpers import replay, write_log
 from ttb_helpers import ev, hit_battle, lines, setup
 

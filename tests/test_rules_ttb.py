@@ -7,9 +7,9 @@ choices in ``docs/rules-decisions.md``.
 from __future__ import annotations
 
 import pytest
+from ttb_helpers import ev, hit_battle, penalty, play, said
 
 from game.log import LogError
-from ttb_helpers import ev, hit_battle, penalty, play, said
 
 
 def battles(summary):

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_tvb_rules import I1, I3, NB, OE, T3, deal, ev, log_lines
 
 from game.bots_taco import HardBot, NormalBot, make_bot, play_game, run_game
 from game.log import run_log
 from game.rules import taco_vs_burrito as tvb
-from test_tvb_rules import I1, I3, NB, OE, T3, deal, ev, log_lines
 
 
 def state_after(events, hands, pile, seats=2, **options) -> tvb.State:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from replay_helpers import replay
-from game.log import run_log
 from test_tvb_rules import CC, HSB, I1, I3, NB, TP, deal, ev, log_lines
+
+from game.log import run_log
 
 DEMO = "demo-taco-vs-burrito.jsonl"
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import re
 import queue
+import re
 import time
 from collections.abc import Iterator
 

@@ -7,7 +7,6 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
 from replay_helpers import replay, write_log
 from test_zb_helpers import adv, ev, lines, zombies_sweep
 

@@ -10,10 +10,10 @@ revives 1), shamble (text only); survivor body-armor (lives 1), first-aid
 from __future__ import annotations
 
 import pytest
+from test_zb_helpers import adv, ev, play, said, survivors_sweep, throw_hit, zombies_sweep
 
 from game.log import LogError
 from game.rules import zombie_burrito as zb
-from test_zb_helpers import adv, ev, play, said, survivors_sweep, throw_hit, zombies_sweep
 
 
 def active(summary, n=0):

@@ -15,7 +15,6 @@ import time
 import espnow
 import machine
 import network
-
 import proto
 from detector import Detector
 

@@ -14,7 +14,6 @@ import time
 import espnow
 import micropython
 import network
-
 import proto
 
 FW = (1, 0, 0)

@@ -144,7 +144,7 @@ class DeviceHost:
 
     # ------------------------------------------------------------ lifecycle
 
-    def start(self) -> "DeviceHost":
+    def start(self) -> DeviceHost:
         self.link.start()
         self._ticker = threading.Thread(target=self._tick_loop, name="device-host tick", daemon=True)
         self._ticker.start()
@@ -156,7 +156,7 @@ class DeviceHost:
             self._ticker.join(timeout=2.0)
         self.link.stop()
 
-    def __enter__(self) -> "DeviceHost":
+    def __enter__(self) -> DeviceHost:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -262,7 +262,7 @@ class TableApp:
     def _step(self, now: float) -> None:
         for ev in self.panels.source.poll(now):
             self.seat_event(ev)
-        for panel in self.mapper.combos(now):
+        for _panel in self.mapper.combos(now):
             self.menu_open = True
             self.menu_cursor = 0
         if self.devices is not None:

@@ -45,6 +45,7 @@ from game.rules import zombie_burrito as zb
 from game.rules.base import Cue
 from hardware.events import SeatEvent
 
+
 def deal_arcs(seats: int, seed: int) -> dict[str, list[int]]:
     """Balanced teams as two arcs of neighbouring seats; which arc is the Zombies' is drawn from ``seed``."""
     start = random.Random(seed).randrange(seats)

@@ -17,7 +17,6 @@ from typing import Any
 import pygame
 
 from game.app import screens as _sc
-
 from game.app.screens import (
     CYAN,
     DARK,

@@ -163,7 +163,7 @@ def draw_setup(p: Painter, v: View) -> None:
                 r = p.text(label, 42, GREY, (x, y), shadow=False)
                 pygame.draw.line(p.s, RED, (r.left, r.centery), (r.right, r.centery), max(2, p.px(5)))
             else:
-                p.text(label + ("  (x{} left)".format(kept) if kept != copies else ""), 42, WHITE, (x, y), shadow=False)
+                p.text(label + (f"  (x{kept} left)" if kept != copies else ""), 42, WHITE, (x, y), shadow=False)
         y = box.top + p.px(470)
         chosen = t.get("chosen", [])
         if t.get("cancels"):

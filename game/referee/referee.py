@@ -277,7 +277,7 @@ class Referee:
     def _closed_since(self, t: float) -> float:
         """When the battle before ``t`` closed (-inf if never)."""
         last = float("-inf")
-        for (t0, open0, _), (t1, open1, _) in zip(self._ctx, self._ctx[1:]):
+        for (_t0, open0, _), (t1, open1, _) in zip(self._ctx, self._ctx[1:]):
             if t1 <= t and open0 and not open1:
                 last = t1
         return last

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 Event = dict[str, Any]

@@ -36,10 +36,10 @@ from importlib import resources
 from typing import Any
 
 from game.rules.base import (
+    MASK64,
     Cue,
     Event,
     RuleInputError,
-    MASK64,
     Setup,
     check_time,
     need_bool,

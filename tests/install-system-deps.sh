@@ -1,0 +1,16 @@
+#!/usr/bin/env sh
+# The Debian packages the tests drive for real: a virtual X display and xdotool for playing the app by hand,
+# ImageMagick for screenshots, espeak-ng and sox for the announcer, mosquitto for the venue broker, Chromium and
+# its WebDriver for the phone companion. Idempotent: installs only what is missing. Needs root (CI runs as root).
+set -eu
+pkgs="xvfb xdotool imagemagick espeak-ng sox mosquitto chromium chromium-driver"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing Debian packages:$missing"
+    if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=""; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
