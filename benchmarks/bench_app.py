@@ -26,11 +26,11 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import pygame  # noqa: E402
 
-from game.app.loop import TableApp  # noqa: E402
-from game.app.runner import STEP_S  # noqa: E402
-from game.app.screens import draw, sample_views  # noqa: E402
-from game.app.sim import open_sim, press  # noqa: E402
 from game.journal import Journal  # noqa: E402
+from game.table.loop import TableApp  # noqa: E402
+from game.table.runner import STEP_S  # noqa: E402
+from game.table.screens import draw, sample_views  # noqa: E402
+from game.table.sim import open_sim, press  # noqa: E402
 
 SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4}
 

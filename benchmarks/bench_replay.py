@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from game.games.throw_throw_burrito import rules as ttb  # noqa: E402
 from game.journal import Journal, JournaledTable  # noqa: E402
 from game.log import Table, parse_line, run_log  # noqa: E402
-from game.rules import throw_throw_burrito as ttb  # noqa: E402
 
 GAPS = [0.01, 0.03, 0.05, 0.2, 0.6, 1.5]
 KINDS = ["set", "set", "declare", "pick", "grab", "throw", "throw", "hit", "hit", "miss", "catch", "foul"]

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_taco_bots.py [--games 1000] [--variant open]``
 
-Each game is played by ``game.bots_taco.play_game`` through the real rules (every event is checked).
+Each game is played by ``game.games.taco_vs_burrito.bots.play_game`` through the real rules (every event is checked).
 Heads-up games swap seats every game so neither side always moves first. In the four-seat games one
 hard bot sits with three of the other level (a fair share would be 25 %). A shared top score is a tie,
 counted apart from wins. ``--jobs`` spreads the games over worker processes (games/s is wall-clock).
@@ -19,8 +19,8 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from game.bots_taco import run_game  # noqa: E402
-from game.rules import taco_vs_burrito as tvb  # noqa: E402
+from game.games.taco_vs_burrito import rules as tvb  # noqa: E402
+from game.games.taco_vs_burrito.bots import run_game  # noqa: E402
 
 
 def one_game(job: tuple[str, int, int, str]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 #: Modules that contribute subcommands with ``add_commands(subparsers)``.
 COMMAND_MODULES = (
     "game.commands",
-    "game.app.commands",
+    "game.table.commands",
     "hardware.cli",
     "firmware_bridge.cli",
     "firmware_bridge.host.commands",

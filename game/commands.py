@@ -1,6 +1,6 @@
 """The game's log subcommands: ``replay`` (a log file or a journal) and ``record`` (a log into a journal).
 
-The live table's ``play`` and ``demo`` live in ``game.app.commands``.
+The live table's ``play`` and ``demo`` live in ``game.table.commands``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from game.journal import Journal, JournaledTable, JournalError
 from game.log import LogError, read_log, run_log
 from game.referee.evidence import evidence_lines
+from game.registry import game_for
 from game.rules.base import Cue, RuleInputError
 
 
@@ -45,20 +46,6 @@ def play_by_play(cues: Iterable[Cue]) -> list[str]:
             for c in cues if c.kind in ("say", "note")]
 
 
-def standings(summary: dict[str, Any]) -> list[str]:
-    """Final standings: per round points and bruises, the badge and the winner."""
-    out = ["", "Standings"]
-    for rnd in summary["rounds"]:
-        seats = sorted(rnd["points"], key=lambda s: (-rnd["points"][s], int(s)))
-        row = ", ".join(f"seat {s}: {rnd['points'][s]} pts ({rnd['bruises'][s]} bruises)" for s in seats)
-        won = f" - won by seat {rnd['winner']}" if rnd["winner"] else ""
-        out.append(f"  Round {rnd['round']}{won}: {row}")
-    if summary.get("badge"):
-        out.append(f"  Fear Me badge: seat {summary['badge']}")
-    out.append(f"  Winner: seat {summary['winner']}" if summary.get("winner") else "  No winner yet")
-    return out
-
-
 CALLS = ("grab", "throw", "hit", "miss", "catch", "foul")
 
 
@@ -84,7 +71,7 @@ def _run(lines: Iterable[str], where: str, as_json: bool, evidence: bool = False
         json.dump(summary, sys.stdout)
         sys.stdout.write("\n")
     else:
-        ending = getattr(table.rules, "standings", standings)(summary)
+        ending = game_for(table.rules.name).standings(summary)
         extra = evidence_section(table.events) if evidence else []
         print("\n".join(play_by_play(cues) + ending + extra))
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from game.app.bots import Bots
+from game.games.throw_throw_burrito.bots import Bots
 from game.referee import Question
 
 

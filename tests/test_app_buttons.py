@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.app.buttons import ButtonMapper
-from game.rules import throw_throw_burrito as ttb
+from game.games.throw_throw_burrito import rules as ttb
+from game.table.buttons import ButtonMapper
 from hardware.events import SeatEvent
 
 

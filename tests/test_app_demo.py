@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from game.app.runner import display_reason
+from game.table.runner import display_reason
 
 ROOT = Path(__file__).resolve().parents[1]
 

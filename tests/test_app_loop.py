@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.runner import STEP_S
-from game.app.sim import emit, open_sim, press
 from game.journal import Journal
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.runner import STEP_S
+from game.table.sim import emit, open_sim, press
 
 SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4, "options": {"seed": 3}}
 

@@ -6,12 +6,13 @@ import doctest
 import re
 from pathlib import Path
 
-import game.app.modes as modes
-from game.app.clock import SteppedClock
-from game.app.loop import Lobby, TableApp
-from game.app.modes import MODES, GameMode, Mapper
-from game.app.sim import open_sim, press
+import game.table.mode as modes
 from game.journal import Journal
+from game.registry import GAMES
+from game.table.clock import SteppedClock
+from game.table.loop import Lobby, TableApp
+from game.table.mode import GameMode, Mapper
+from game.table.sim import open_sim, press
 from hardware.events import SeatEvent
 from tests.test_app_loop import run
 
@@ -40,8 +41,8 @@ def test_registry_keys_are_rules_names_and_every_mode_meets_the_protocol() -> No
     """Each registered mode is a GameMode, keyed by its rules name, whose mapper is a Mapper and whose setup replays."""
     from game.log import Table
 
-    assert list(MODES)[:2] == ["throw-throw-burrito", "zombie-burrito"]
-    for name, mode in MODES.items():
+    assert list(GAMES)[:2] == ["throw-throw-burrito", "zombie-burrito"]
+    for name, mode in GAMES.items():
         assert isinstance(mode, GameMode) and mode.name == name
         assert isinstance(mode.mapper([1, 2, 3, 4]), Mapper)
         lo, hi = mode.seats
@@ -53,7 +54,7 @@ def test_registry_keys_are_rules_names_and_every_mode_meets_the_protocol() -> No
 
 def test_zombie_teams_are_dealt_as_two_balanced_arcs_so_teammates_sit_together() -> None:
     """For every seat count 2-6 and many seeds: the Zombies get ceil(n/2) neighbouring seats, the Survivors the rest."""
-    zb = MODES["zombie-burrito"]
+    zb = GAMES["zombie-burrito"]
     for n in range(2, 7):
         for seed in range(40):
             teams = zb.setup(n, seed=seed)["options"]["teams"]
@@ -80,7 +81,7 @@ def test_lobby_war_steps_from_ttb_variants_to_zombie_burrito_and_back() -> None:
     lobby.seat_event(_ev(1, "WAR"))
     v = lobby.view("")
     assert v.title == "Zombie Burrito" and lobby.setup()["game"] == "zombie-burrito"
-    assert lobby.setup()["options"]["teams"] == MODES["zombie-burrito"].setup(3, seed=1)["options"]["teams"]
+    assert lobby.setup()["options"]["teams"] == GAMES["zombie-burrito"].setup(3, seed=1)["options"]["teams"]
     lobby.seat_event(_ev(2, "BRAWL"))
     assert lobby.view("").title == "Throw Throw Burrito"
 
@@ -98,14 +99,15 @@ def test_lobby_refuses_to_start_zombie_burrito_with_more_than_six_seats() -> Non
 
 def test_the_app_follows_the_setup_line_mode_and_resume_keeps_it(tmp_path: Path) -> None:
     """Starting a ZB game switches mapper, presenter and screens to ZB; resuming it in a fresh app does too."""
-    from game.app.mode_zombie import ZombieMapper, ZombiePresenter
+    from game.games.zombie_burrito.buttons import ZombieMapper
+    from game.games.zombie_burrito.mode import ZombiePresenter
 
     clock = SteppedClock()
     rig = open_sim(clock, devices=False)
     try:
         with Journal(str(tmp_path / "t.db")) as journal:
             app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
-            app.start(MODES["zombie-burrito"].setup(4, seed=2))
+            app.start(GAMES["zombie-burrito"].setup(4, seed=2))
             assert isinstance(app.mapper, ZombieMapper) and isinstance(app.presenter, ZombiePresenter)
             run(app, clock, 0.2, speed=0)
             assert app.view(clock()).game == "zombie-burrito"
@@ -139,7 +141,7 @@ def test_lobby_panels_choose_zombie_burrito_and_start_it_through_mock_pins(tmp_p
             tap(3, "WAR")
             tap(3, "DUEL")
             assert app.live is not None and app.live.table.setup.game == "zombie-burrito"
-            assert app.state.teams == MODES["zombie-burrito"].setup(4, seed=11)["options"]["teams"]
+            assert app.state.teams == GAMES["zombie-burrito"].setup(4, seed=11)["options"]["teams"]
     finally:
         rig.close()
 
@@ -148,9 +150,9 @@ def test_every_zombie_burrito_sound_cue_has_a_clip() -> None:
     """Sound cues of a whole simulated ZB game (set, battle, countdown, hit, catch, revive, tie, marker, win) all play."""
     import json
 
-    from game.app.sound import EFFECTS
+    from game.games.zombie_burrito.sim import simulate
     from game.log import Table
-    from game.sim_zombie import simulate
+    from game.table.sound import EFFECTS
 
     log = simulate(seats=5, seed=4)
     table, cues = Table.start(json.loads(json.dumps(log[0])))

@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.runner import SimControls
-from game.app.sim import open_sim, press
 from game.journal import Journal
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.runner import SimControls
+from game.table.sim import open_sim, press
 from tests.test_app_loop import run
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.app.sound import BUFFER, EFFECTS, AudioDeviceError, Sound, choose_device
+from game.table.sound import BUFFER, EFFECTS, AudioDeviceError, Sound, choose_device
 
-ASSETS = Path(__file__).resolve().parents[1] / "game" / "app" / "assets"
+ASSETS = Path(__file__).resolve().parents[1] / "game" / "table" / "assets"
 
 
 def test_every_rules_sound_cue_has_a_committed_clip_that_is_real_audio() -> None:
@@ -60,7 +60,7 @@ def test_every_taco_vs_burrito_sound_cue_has_a_clip() -> None:
     """The rules module's own sound cues (countdown, No Bueno, Health Inspector, win) all map to committed clips."""
     import re
 
-    source = (Path(__file__).parent.parent / "game" / "rules" / "taco_vs_burrito.py").read_text(encoding="utf-8")
+    source = (Path(__file__).parent.parent / "game" / "games" / "taco_vs_burrito" / "rules.py").read_text(encoding="utf-8")
     names = set(re.findall(r'Cue\(t, "sound", "([a-z-]+)"\)', source))
     assert {"no-bueno", "health-inspector", "win"} <= names
     for name in names:

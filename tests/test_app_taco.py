@@ -1,4 +1,4 @@
-"""Taco vs Burrito at the table, through the shared app (``TableApp`` + ``game.app.taco_mode``): seat buttons,
+"""Taco vs Burrito at the table, through the shared app (``TableApp`` + ``game.games.taco_vs_burrito.mode``): seat buttons,
 the No Bueno race, private hands, bots, and whole games at the mock pins."""
 
 from __future__ import annotations
@@ -11,17 +11,25 @@ from typing import Any
 
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.runner import STEP_S, run_demo
-from game.app.sim import open_sim, press
-from game.app.taco import RACE_S, HandBrowser, PanelBots, SeatCursor, options_for, press_plan, seat_screen_view
-from game.app.taco_mode import MODE
-from game.bots_taco import run_game
 from game.cli import build_parser
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.bots import run_game
+from game.games.taco_vs_burrito.buttons import (
+    RACE_S,
+    HandBrowser,
+    PanelBots,
+    SeatCursor,
+    options_for,
+    press_plan,
+    seat_screen_view,
+)
+from game.games.taco_vs_burrito.mode import GAME as MODE
 from game.journal import Journal
 from game.log import Table
-from game.rules import taco_vs_burrito as tvb
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.runner import STEP_S, run_demo
+from game.table.sim import open_sim, press
 from hardware.events import SeatEvent
 
 WIRED = {"LEFT": "SET", "RIGHT": "BRAWL", "PLAY": "WAR", "NO BUENO": "DUEL"}

@@ -1,4 +1,4 @@
-"""Taco vs Burrito in the shared table app (``game.app.taco_mode``): the lobby, keyboard play against bots in
+"""Taco vs Burrito in the shared table app (``game.games.taco_vs_burrito.mode``): the lobby, keyboard play against bots in
 simulation mode, the No Bueno race in the mapper, the mode seam."""
 
 from __future__ import annotations
@@ -9,18 +9,19 @@ from typing import Any
 import pygame
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.modes import MODES, GameMode, Mapper, lobby_choices
-from game.app.runner import STEP_S
-from game.app.screens import draw
-from game.app.sim import open_sim
-from game.app.taco import RACE_S, press_plan
-from game.app.taco_mode import MODE, TacoMapper
-from game.bots_taco import make_bot
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.bots import make_bot
+from game.games.taco_vs_burrito.buttons import RACE_S, TacoMapper, press_plan
+from game.games.taco_vs_burrito.mode import GAME as MODE
 from game.journal import Journal
 from game.log import Table
-from game.rules import taco_vs_burrito as tvb
+from game.registry import GAMES, lobby_choices
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.mode import GameMode, Mapper
+from game.table.runner import STEP_S
+from game.table.screens import draw
+from game.table.sim import open_sim
 from hardware.events import SeatEvent
 from hardware.keyboard import default_keymap
 
@@ -29,8 +30,8 @@ WIRED = {"LEFT": "SET", "RIGHT": "BRAWL", "PLAY": "WAR", "NO BUENO": "DUEL"}
 
 
 def test_taco_vs_burrito_is_registered_through_the_modes_seam() -> None:
-    """The registry finds ``game.app.taco_mode.MODE`` under the rules' name, and it meets the protocols."""
-    assert MODES[tvb.name] is MODE
+    """The registry finds ``game.games.taco_vs_burrito.mode.MODE`` under the rules' name, and it meets the protocols."""
+    assert GAMES[tvb.name] is MODE
     assert isinstance(MODE, GameMode) and isinstance(MODE.mapper([1, 2]), Mapper)
     assert [label for (game, _), label in lobby_choices() if game == tvb.name][0] == "Taco vs Burrito: open meals"
 

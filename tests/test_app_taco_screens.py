@@ -2,7 +2,7 @@
 
 Regenerate the references after a deliberate change with
 ``APP_REGENERATE_SCREENS=1 pytest tests/test_app_taco_screens.py`` (docs pictures:
-``python -m game.app.taco_screens docs/screens``).
+``python -m game.games.taco_vs_burrito.screens docs/screens``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.app.taco import HandBrowser, build_view
-from game.app.taco_screens import SCREENS, render, sample_views
+from game.games.taco_vs_burrito.buttons import HandBrowser, build_view
+from game.games.taco_vs_burrito.screens import SCREENS, render, sample_views
 from game.log import Table
 
 REF = Path(__file__).parent / "app_reference"

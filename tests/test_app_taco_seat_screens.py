@@ -11,11 +11,11 @@ pytest.importorskip("luma.core.device", reason="luma.oled is the optional 'seat-
 
 from luma.core.device import dummy  # noqa: E402
 
-from game.app.clock import SteppedClock  # noqa: E402
-from game.app.seat_screens import SeatScreenError, SeatScreens, open_device, parse_spec, render_seat  # noqa: E402
-from game.app.taco import HandBrowser, SeatScreenView, seat_screen_view  # noqa: E402
+from game.games.taco_vs_burrito.buttons import HandBrowser, SeatScreenView, seat_screen_view  # noqa: E402
+from game.games.taco_vs_burrito.seat_screens import SeatScreenError, SeatScreens, open_device, parse_spec, render_seat  # noqa: E402
 from game.journal import Journal  # noqa: E402
 from game.log import Table  # noqa: E402
+from game.table.clock import SteppedClock  # noqa: E402
 
 
 class Game:
@@ -121,11 +121,11 @@ def test_dummy_is_luma_s_own_device() -> None:
 def test_the_app_drives_each_seat_screen_with_its_own_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In the shared app, BURRITO_SEAT_SCREENS opens the displays; every frame sends each seat its own hand, and
     the shared screen then shows no hand at all."""
-    from game.app.loop import TableApp
-    from game.app.runner import STEP_S
-    from game.app.sim import open_sim
-    from game.app.taco_mode import MODE
-    from game.rules import taco_vs_burrito as tvb
+    from game.games.taco_vs_burrito import rules as tvb
+    from game.games.taco_vs_burrito.mode import GAME as MODE
+    from game.table.loop import TableApp
+    from game.table.runner import STEP_S
+    from game.table.sim import open_sim
 
     monkeypatch.setenv("BURRITO_SEAT_SCREENS", "1=dummy,2=dummy")
     monkeypatch.setattr(MODE, "seat_screens", None)

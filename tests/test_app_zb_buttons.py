@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.app.mode_zombie import ZombieMapper
+from game.games.zombie_burrito import rules as zb
+from game.games.zombie_burrito.buttons import ZombieMapper
 from game.log import Table
-from game.rules import zombie_burrito as zb
 from hardware.events import SeatEvent
 
 TEAMS = {"zombies": [1, 2], "survivors": [3, 4]}
@@ -91,13 +91,13 @@ def test_duel_spends_a_revive_on_the_picked_eliminated_teammate() -> None:
 
 def test_prepare_credits_a_rethrow_of_a_landed_burrito_to_a_teammate_still_in() -> None:
     """After burrito 2's first hit, the referee's next call of it gets an inferred throw by a Survivor still in."""
-    from game.app.modes import MODES
+    from game.registry import GAMES
 
     t = table()
     for ev in ({"t": 0.8, "event": "declare", "seat": 3},
                {"t": 1.3, "event": "hit", "burrito": 2, "seat": 1}):
         t.step(t.check(ev))
     call = {"t": 3.0, "event": "hit", "burrito": 2, "seat": 2, "evidence": {}}
-    extra = MODES["zombie-burrito"].prepare(t.state, call)
+    extra = GAMES["zombie-burrito"].prepare(t.state, call)
     assert extra == [{"event": "throw", "seat": 3, "burrito": 2, "inferred": True}]
-    assert MODES["zombie-burrito"].prepare(t.state, dict(call, burrito=1)) == []  # burrito 1 never landed
+    assert GAMES["zombie-burrito"].prepare(t.state, dict(call, burrito=1)) == []  # burrito 1 never landed

@@ -10,8 +10,8 @@ import os
 import pygame
 import pytest
 
-from game.app.screens import render
-from game.app.zombie_screens import sample_views
+from game.games.zombie_burrito.screens import sample_views
+from game.table.screens import render
 from tests.test_app_screens import CHANGED_TOL, MEAN_TOL, REF, SIZE, difference
 
 VIEWS = sample_views()

@@ -31,5 +31,5 @@ def test_golden_log_replays_to_its_recorded_summary_and_play_by_play(log: Path):
 
 
 def test_the_demo_is_a_golden_log_too():
-    demo = Path(__file__).parent.parent / "game" / "data" / "demo-throw-throw-burrito.jsonl"
+    demo = Path(__file__).parent.parent / "game" / "games" / "throw_throw_burrito" / "data" / "demo.jsonl"
     assert demo.read_text() == (GOLDEN / "ttb-demo-four-seats.jsonl").read_text()

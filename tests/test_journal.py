@@ -18,7 +18,7 @@ from game.log import run_log
 from game.rules.base import RuleInputError
 
 ROOT = Path(__file__).resolve().parent.parent
-DEMO = resources.files("game.data").joinpath("demo-throw-throw-burrito.jsonl").read_text(encoding="utf-8").splitlines()
+DEMO = resources.files("game.games.throw_throw_burrito").joinpath("data/demo.jsonl").read_text(encoding="utf-8").splitlines()
 
 
 def summary_of(lines: list[str]) -> dict:

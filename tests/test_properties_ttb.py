@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replay_helpers import assert_reducer_leaves_old_state
 
+from game.games.throw_throw_burrito import rules as ttb
 from game.journal import Journal, JournaledTable
 from game.log import Table, run_log
-from game.rules import throw_throw_burrito as ttb
 
 GAPS = [0.0, 0.01, 0.03, 0.045, 0.05, 0.2, 0.6, 2.0]
 

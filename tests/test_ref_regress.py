@@ -23,7 +23,7 @@ def dev(device: str, kind: str, t: float, peak: float | None = None) -> DeviceEv
 
 
 class AppLike:
-    """Referee + real rules engine wired the way ``game.app.loop`` wires them: calls into the table, then the rules'
+    """Referee + real rules engine wired the way ``game.table.loop`` wires them: calls into the table, then the rules'
     new battle context back into the referee (open only while a battle with fighters is undecided)."""
 
     def __init__(self) -> None:

@@ -10,9 +10,9 @@ import json
 import pytest
 from test_tvb_rules import I1, I3, NB, OE, T3, deal, ev, log_lines
 
-from game.bots_taco import HardBot, NormalBot, make_bot, play_game, run_game
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.bots import HardBot, NormalBot, make_bot, play_game, run_game
 from game.log import run_log
-from game.rules import taco_vs_burrito as tvb
 
 
 def state_after(events, hands, pile, seats=2, **options) -> tvb.State:
@@ -104,7 +104,7 @@ def test_hard_samples_hidden_cards_only_from_what_its_seat_has_not_seen():
     import random
     from collections import Counter
 
-    from game.bots_taco import _worlds
+    from game.games.taco_vs_burrito.bots import _worlds
 
     table, _ = run_log(log_lines([ev(1, "discard", 1, card=I1)], 3, deck=deal({1: [I1, I3, NB]}, [OE, T3] + [I1] * 8, 3)))
     state = table.state

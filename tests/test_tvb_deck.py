@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
+from game.games.taco_vs_burrito import rules as tvb
 from game.log import run_log
-from game.rules import taco_vs_burrito as tvb
 
 CONTRACT_NAMES = {
     "ingredient-1", "ingredient-2", "ingredient-3", "tummy-ache-1", "tummy-ache-2", "tummy-ache-3",

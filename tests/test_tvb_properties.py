@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.bots_taco import LEVELS, run_game
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.bots import LEVELS, run_game
 from game.log import Table, run_log
-from game.rules import taco_vs_burrito as tvb
 from game.rules.base import apply
 
 games = st.fixed_dictionaries(

@@ -16,7 +16,7 @@ from test_tvb_rules import CC, HSB, I1, I3, NB, TP, deal, ev, log_lines
 
 from game.log import run_log
 
-DEMO = "demo-taco-vs-burrito.jsonl"
+DEMO = "data/demo.jsonl"
 
 #: The demo's end (a 3-seat bot game, hard/normal/easy, seed 9); both top scores re-added by hand from the meals.
 GOLDEN = {
@@ -31,11 +31,11 @@ GOLDEN = {
 
 
 def demo_lines() -> list[str]:
-    return resources.files("game.data").joinpath(DEMO).read_text(encoding="utf-8").splitlines()
+    return resources.files("game.games.taco_vs_burrito").joinpath(DEMO).read_text(encoding="utf-8").splitlines()
 
 
 def test_the_demo_log_replays_to_its_golden_summary(capsys, tmp_path):
-    path = tmp_path / DEMO
+    path = tmp_path / "demo-taco-vs-burrito.jsonl"
     path.write_text("\n".join(demo_lines()) + "\n", encoding="utf-8")
     code, out, err = replay(capsys, path, "--json")
     assert code == 0 and err == ""
@@ -55,7 +55,7 @@ def test_the_demo_uses_every_kind_of_event_and_action():
 
 
 def test_readable_replay_ends_with_the_standings_and_the_winner(capsys, tmp_path):
-    path = tmp_path / DEMO
+    path = tmp_path / "demo-taco-vs-burrito.jsonl"
     path.write_text("\n".join(demo_lines()), encoding="utf-8")
     code, out, _ = replay(capsys, path)
     assert code == 0
@@ -130,8 +130,8 @@ def test_a_move_stamped_inside_the_block_window_exits_2(capsys, tmp_path):
 
 
 def test_an_illegal_move_changes_nothing_and_the_journal_does_not_store_it(tmp_path):
+    from game.games.taco_vs_burrito import rules as tvb
     from game.journal import Journal, JournaledTable
-    from game.rules import taco_vs_burrito as tvb
     from game.rules.base import RuleInputError
 
     setup = json.loads(log_lines([], deck=deal({1: [I3]}, []))[0])

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from game.games.taco_vs_burrito import rules as tvb
 from game.log import LogError, run_log
-from game.rules import taco_vs_burrito as tvb
 from game.rules.base import Cue
 
 I1, I2, I3 = "ingredient-1", "ingredient-2", "ingredient-3"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from game.rules import zombie_burrito as zb
+from game.games.zombie_burrito import rules as zb
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "zombie-burrito.md"
-TOML = ROOT / "game" / "rules" / "zombie_catalog.toml"
+TOML = ROOT / "game" / "games" / "zombie_burrito" / "data" / "catalog.toml"
 
 
 def test_the_default_catalog_loads_with_both_sides_and_both_effect_primitives():

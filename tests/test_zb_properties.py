@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from replay_helpers import assert_reducer_leaves_old_state
 
+from game.games.zombie_burrito import rules as zb
+from game.games.zombie_burrito.sim import simulate
 from game.journal import Journal, JournaledTable
 from game.log import Table, run_log
-from game.rules import zombie_burrito as zb
 from game.rules.base import RuleInputError
-from game.sim_zombie import simulate
 
 GAPS = [0.0, 0.01, 0.03, 0.045, 0.05, 0.3, 1.0, 3.0]
 KINDS = ["advantage", "advantage", "declare", "cancel", "grab", "throw", "throw_hit", "throw_hit", "throw_hit",

@@ -10,7 +10,7 @@ import pytest
 from replay_helpers import replay, write_log
 from test_zb_helpers import adv, ev, lines, zombies_sweep
 
-DEMO = "demo-zombie-burrito.jsonl"
+DEMO = "data/demo.jsonl"
 
 
 def write(tmp_path: Path, rows: list[str]) -> str:
@@ -42,7 +42,7 @@ def test_an_unfinished_battle_is_listed_with_no_winner(tmp_path, capsys):
 
 
 def test_the_golden_demo_log_replays_to_its_known_summary(capsys):
-    path = str(resources.files("game.data").joinpath(DEMO))
+    path = str(resources.files("game.games.zombie_burrito").joinpath(DEMO))
     code, out, err = replay(capsys, path, "--json")
     assert code == 0 and err == ""
     assert json.loads(out) == {

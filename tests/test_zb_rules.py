@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from test_zb_helpers import adv, ev, play, said, survivors_sweep, throw_hit, zombies_sweep
 
+from game.games.zombie_burrito import rules as zb
 from game.log import LogError
-from game.rules import zombie_burrito as zb
 
 
 def active(summary, n=0):

@@ -1,4 +1,4 @@
-"""The seeded Zombie Burrito bot (``game.sim_zombie``): full games that replay to a winner."""
+"""The seeded Zombie Burrito bot (``game.games.zombie_burrito.sim``): full games that replay to a winner."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from game.cli import main
+from game.games.zombie_burrito.sim import simulate, to_jsonl
 from game.log import run_log
-from game.sim_zombie import simulate, to_jsonl
 
 
 def replay(log):
@@ -76,8 +76,8 @@ def test_the_bot_plays_with_given_teams_a_custom_catalog_and_tie_window():
 def test_the_examples_in_the_zombie_modules_docstrings_run():
     import doctest
 
-    from game import sim_zombie
-    from game.rules import zombie_burrito
+    from game.games.zombie_burrito import rules as zombie_burrito
+    from game.games.zombie_burrito import sim as sim_zombie
 
     for module in (zombie_burrito, sim_zombie):
         result = doctest.testmod(module)

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import copy
 import math
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 Event = dict[str, Any]
@@ -186,3 +189,24 @@ def splitmix64(x: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return x, z ^ (z >> 31)
+
+
+# -- the only randomness and file reading a rules module may use ------------------------------------------------
+
+
+class SeededRandom(random.Random):
+    """A generator seeded from the setup line and kept in the game state, so a replay deals the same cards.
+
+    Rules modules take randomness only from here, never from the global ``random``: the same log must give the
+    same game on every machine.
+    """
+
+
+def read_game_data(package: str, name: str) -> str:
+    """A data file shipped in a game's package (``data/deck.toml``): read-only, and part of the game's version."""
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def read_setup_file(path: str) -> bytes:
+    """A file a setup line names (a maker's own deck or catalog). Raises ``OSError`` for the caller to word."""
+    return Path(path).read_bytes()

@@ -1,4 +1,0 @@
-"""The table app (issue 6): the play loop, the screens, sound, simulation mode, the demo's bots and the kiosk.
-
-``game.app.commands`` registers ``burrito-table play`` and ``burrito-table demo``.
-"""

@@ -1,0 +1,129 @@
+"""Throw Throw Burrito at the table: the game's ``GAME`` object.
+
+Everything the app shows or maps that only makes sense for this game lives here (points, sets, bruises, the badge,
+Duel picking); the loop and the lobby stay game-neutral.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.games.throw_throw_burrito import rules
+from game.games.throw_throw_burrito.buttons import ThrowThrowBurritoButtons
+from game.table.mode import GameMode
+from game.table.present import SeatView, View
+
+
+class ThrowThrowBurrito(GameMode):
+    name = rules.name
+    rules = rules
+    order = 10
+    title = "Throw Throw Burrito"
+    variants: tuple[tuple[str, dict[str, Any]], ...] = (("standard", {}), ("small room", {"small_room": True}))
+    seats = (2, 12)
+    uses_devices = True
+    demo_seats = 4
+
+    def setup(self, seats: int, variant: int = 0, seed: int | None = None) -> dict[str, Any]:
+        """The lobby's choice as a setup line: more than six seats play with two decks."""
+        options = dict(self.variants[variant][1])
+        if seed is not None:
+            options["seed"] = seed
+        if seats > 6:
+            options["two_decks"] = True
+        return {"event": "setup", "game": self.name, "seats": seats, "options": options}
+
+    def demo_setup(self, seed: int) -> dict[str, Any]:
+        # the demo's game is fixed (seed 7): the bots' ``--seed`` varies their choices, not the deal
+        return {"event": "setup", "game": self.name, "seats": 4, "options": {"seed": 7}}
+
+    def mapper(self, seatmap: list[int]) -> ThrowThrowBurritoButtons:
+        return ThrowThrowBurritoButtons(seatmap)
+
+    def battle_context(self, state: Any) -> tuple[bool, frozenset[int]]:
+        """Open from the first declaration on (its window and a duel's pick included), so the referee never takes a
+        pickup in those moments for a grab with no battle on; the fighters are known once the window closes."""
+        battle = state.battle
+        if battle is not None and battle.loser is None:
+            return True, frozenset(battle.fighters)
+        return bool(state.declaring), frozenset()
+
+    def screens(self) -> dict[str, Callable[[Any, View], None]]:
+        from game.games.throw_throw_burrito.screens import SCREENS
+
+        return SCREENS
+
+    def sample_views(self) -> dict[str, View]:
+        from game.games.throw_throw_burrito.screens import sample_views
+
+        return sample_views()
+
+    def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
+        from game.games.throw_throw_burrito.bots import Bots
+
+        return Bots(app, rig, seed=seed, direct=direct)
+
+    # -- what to draw ----------------------------------------------------------------------------------
+
+    def seat_views(self, app: Any, now: float) -> list[SeatView]:
+        st = app.state
+        out = []
+        flash = {}
+        app.mapper.feedback = [f for f in app.mapper.feedback if now - f.t < 0.6]
+        for f in app.mapper.feedback:
+            flash[f.seat] = f.text
+        pending: dict[int, int] = {}
+        for p in app.mapper.pending:
+            pending[p.seat] = pending.get(p.seat, 0) + 1
+        badges_by_seat = {seat: name for name, seat in app.device_map.badges.items()}
+        for i, panel in enumerate(app.seatmap):
+            seat = i + 1
+            sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
+            name = badges_by_seat.get(seat)
+            if name and app.device_status.get(name) == "offline":
+                sv.device = "badge offline"
+            if st is not None:
+                r = st.rounds[-1]
+                sv.points, sv.sets, sv.battle_sets, sv.bruises = r.points(seat), r.sets[i], r.battle_sets[i], r.bruises[i]
+                sv.badge = st.badge == seat
+                b = st.battle
+                if st.winner == seat:
+                    sv.role = "winner"
+                elif b is not None and b.loser is None:
+                    sv.role = "fighter" if seat in b.fighters else ("out" if seat in b.eliminated else "idle")
+                    if b.declarer == seat and seat not in b.fighters:
+                        sv.role = "declarer"
+            out.append(sv)
+        return out
+
+    def decorate(self, app: Any, v: View) -> None:
+        st = app.state
+        if st is not None:
+            v.round = st.round
+            v.tokens_left = st.tokens - sum(st.rounds[-1].bruises)
+
+    def live_view(self, app: Any, v: View, now: float) -> None:
+        from game.table.loop import countdown_label
+
+        st = app.state
+        m = app.presenter.moment(now)
+        if m is not None:
+            v.screen, v.title, v.big, v.sub, v.gap = m.screen, m.title, m.big, m.sub, m.gap
+            v.progress = max(0.0, min(1.0, (now - m.start) / m.duration)) if m.start >= 0 else 0.0
+            if m.screen == "countdown":
+                v.big = countdown_label(v.progress)
+        elif st is not None and st.battle is not None and st.battle.loser is None:
+            b = st.battle
+            v.screen = "battle"
+            v.title = f"{b.kind.upper()}!" if b.purpose == "battle" else ("FINAL DUEL" if b.purpose == "final" else "TIE-BREAK")
+            v.big = " vs ".join(str(s) for s in sorted(b.fighters)) if b.fighters else ""
+            v.sub = f"declared by seat {b.declarer}" if b.declarer else ""
+            v.progress = 1.0
+        p = app.mapper.picking
+        if p is not None:
+            v.screen, v.title = "pick", "DUEL!"
+            v.sub = f"Seat {p.declarer}: pick two duellists (yourself allowed)"
+            v.cursor, v.chosen = p.cursor, list(p.chosen)
+            v.hint = "BRAWL <  WAR >  move   -   SET pick   -   DUEL un-pick"
+GAME = ThrowThrowBurrito()

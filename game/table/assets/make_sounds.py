@@ -1,0 +1,89 @@
+"""Generate the table's sound clips with the standard library only (``wave`` + ``math``): no downloads, no licences.
+
+    python game/table/assets/make_sounds.py        # rewrites the .wav files next to this script
+
+Every clip is a short arcade-style motif: square and triangle waves, pitch sweeps and seeded noise, 44.1 kHz mono
+16-bit. The announcer's "voice" is a motif per call (three rising blips for a Brawl, a low horn for War...), so
+players learn them like a pinball machine's. Deterministic: the same script writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+import wave
+from pathlib import Path
+
+RATE = 44100
+HERE = Path(__file__).resolve().parent
+
+
+def tone(freq: float, dur: float, shape: str = "square", vol: float = 0.5, end_freq: float | None = None) -> list[float]:
+    n = int(RATE * dur)
+    out, phase = [], 0.0
+    for i in range(n):
+        f = freq if end_freq is None else freq + (end_freq - freq) * i / n
+        phase += f / RATE
+        x = phase % 1.0
+        if shape == "square":
+            v = 1.0 if x < 0.5 else -1.0
+        elif shape == "tri":
+            v = 4 * abs(x - 0.5) - 1
+        else:
+            v = math.sin(2 * math.pi * x)
+        env = min(1.0, i / (0.005 * RATE), (n - i) / (0.02 * RATE))  # click-free edges
+        out.append(v * vol * env)
+    return out
+
+
+def noise(dur: float, vol: float = 0.5, seed: int = 1) -> list[float]:
+    rng = random.Random(seed)
+    n = int(RATE * dur)
+    return [rng.uniform(-1, 1) * vol * (1 - i / n) for i in range(n)]
+
+
+def silence(dur: float) -> list[float]:
+    return [0.0] * int(RATE * dur)
+
+
+def mix(*tracks: list[float]) -> list[float]:
+    n = max(len(t) for t in tracks)
+    return [sum(t[i] for t in tracks if i < len(t)) for i in range(n)]
+
+
+CLIPS = {
+    "countdown.wav": lambda: tone(440, 0.15) + silence(0.35) + tone(440, 0.15) + silence(0.35) + tone(440, 0.15)
+    + silence(0.35) + tone(880, 0.5, vol=0.6),
+    "hit.wav": lambda: mix(noise(0.25, 0.6, 2), tone(220, 0.3, "square", 0.5, 80)),
+    "miss.wav": lambda: tone(600, 0.35, "tri", 0.5, 200),
+    "catch.wav": lambda: tone(523, 0.1) + tone(659, 0.1) + tone(784, 0.1) + tone(1047, 0.25),
+    "tie.wav": lambda: (tone(392, 0.12) + silence(0.05)) * 2 + mix(tone(392, 0.3), tone(494, 0.3)),
+    "bruise.wav": lambda: tone(330, 0.15, "square", 0.5) + tone(262, 0.35, "square", 0.5, 180),
+    "badge.wav": lambda: tone(262, 0.12) + tone(330, 0.12) + tone(392, 0.12) + mix(tone(523, 0.6), tone(659, 0.6, "tri")),
+    "win.wav": lambda: sum((tone(f, 0.12) for f in (523, 659, 784, 1047, 784, 1047)), []) + tone(1319, 0.8, "tri", 0.6),
+    "brawl.wav": lambda: tone(330, 0.08) + silence(0.04) + tone(440, 0.08) + silence(0.04) + tone(554, 0.2),
+    "war.wav": lambda: mix(tone(110, 0.6, "square", 0.4), tone(165, 0.6, "tri", 0.4)),
+    "duel.wav": lambda: tone(880, 0.1, "tri") + silence(0.1) + tone(880, 0.1, "tri") + tone(660, 0.4, "tri"),
+    "round.wav": lambda: tone(784, 0.15) + tone(659, 0.15) + tone(523, 0.15) + tone(392, 0.5, "tri"),
+    "final.wav": lambda: mix(tone(98, 0.9, "square", 0.35, 196), noise(0.9, 0.15, 3)),
+}
+
+
+def write(path: Path, samples: list[float]) -> None:
+    frames = b"".join(struct.pack("<h", int(max(-1.0, min(1.0, s)) * 32000)) for s in samples)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(frames)
+
+
+def main() -> None:
+    for name, make in CLIPS.items():
+        write(HERE / name, make())
+        print(HERE / name)
+
+
+if __name__ == "__main__":
+    main()

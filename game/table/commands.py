@@ -1,0 +1,77 @@
+"""``burrito-table play`` and ``burrito-table demo`` (issue 6)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_commands(subparsers: Any) -> None:
+    demo = subparsers.add_parser(
+        "demo", help="bots play a complete game through simulation mode (default: Throw Throw Burrito)",
+        description="Four bots play a complete two-round game of Throw Throw Burrito through simulation mode: "
+                    "mock GPIO pins for the seat buttons, virtual burritos and badges over a pty. In a window when "
+                    "a display exists; headless (SDL dummy driver, play-by-play printed) otherwise.")
+    demo.add_argument("--game", default="throw-throw-burrito", choices=_games(),
+                      help="which game the bots play (default throw-throw-burrito)")
+    demo.add_argument("--headless", action="store_true", help="no window: SDL's dummy drivers, print the play-by-play")
+    demo.add_argument("--speed", type=float, default=None, metavar="X",
+                      help="table time per wall-clock second (default: 1 in a window, as fast as possible headless)")
+    demo.add_argument("--seed", type=int, default=7, help="the bots' choices (default 7)")
+    demo.add_argument("--journal", metavar="DB", help="keep the game in this SQLite journal (default: a temporary one)")
+    demo.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080 (default 1280x720)")
+    demo.add_argument("--mute", action="store_true", help="no sound")
+    demo.add_argument("--audio-device", metavar="NAME", help="audio output device, by (part of) its name")
+    demo.add_argument("--no-referee", action="store_true", help="bots feed table events directly even if the referee is there")
+    demo.add_argument("--max-seconds", type=float, default=900.0, help=argparse.SUPPRESS)
+    demo.set_defaults(func=cmd_demo)
+    add_play(subparsers)
+
+
+def _games() -> list[str]:
+    from game.registry import GAMES
+
+    return list(GAMES)
+
+
+def add_play(subparsers: Any) -> None:
+    play = subparsers.add_parser(
+        "play", help="run the table: lobby, live scoreboard, calls, sound (simulation mode without hardware)",
+        description="The table app. Seats join in the lobby; the referee and the rules run the game; the journal keeps "
+                    "every event, and an unfinished game is offered for resume. Without GPIO or a receiver it runs in "
+                    "simulation mode and says so: keys press the seat buttons, F9/F10/F11 throw virtual burritos.")
+    play.add_argument("--sim", action="store_true", help="simulation mode: mock pins and virtual devices")
+    play.add_argument("--config", metavar="FILE", help="pin map TOML (default: the user file, else the shipped one)")
+    play.add_argument("--journal", metavar="DB", help="SQLite journal (default ~/.local/share/burrito-table/journal.db)")
+    play.add_argument("--port", help="receiver port (default $BURRITO_RECEIVER or hwgrep://303a:1001)")
+    play.add_argument("--pairings", metavar="FILE", help="pairing file (default ~/.config/burrito-table/pairings.json)")
+    play.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    play.add_argument("--size", metavar="WxH", help="screen size, e.g. 1920x1080 (default: the display's)")
+    play.add_argument("--headless", action="store_true", help="SDL's dummy drivers (tests)")
+    play.add_argument("--mute", action="store_true", help="no sound")
+    play.add_argument("--audio-device", metavar="NAME", help="audio output device, by (part of) its name")
+    play.add_argument("--shutdown-command", default="", metavar="CMD",
+                      help="run when the table menu's shut down is chosen (kiosk: 'sudo -n /usr/bin/systemctl poweroff')")
+    play.add_argument("--max-frames", type=int, default=0, help=argparse.SUPPRESS)
+    play.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from game.table.runner import run_play
+
+    try:
+        return run_play(args)
+    except ValueError as exc:
+        print(f"burrito-table: play: {exc}", file=sys.stderr)
+        return 2
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from game.table.runner import run_demo
+
+    try:
+        return run_demo(args)
+    except ValueError as exc:
+        print(f"burrito-table: demo: {exc}", file=sys.stderr)
+        return 2

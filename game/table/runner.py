@@ -1,0 +1,441 @@
+"""Running the loop: the display (window, KMS/DRM or SDL's dummy driver), fixed steps, pacing, the demo.
+
+The loop is a fixed-timestep loop: the game steps at ``STEP_S`` (60 Hz) whatever the drawing costs; when drawing
+falls behind, steps are caught up (at most ``MAX_CATCH_UP`` per frame) before the next draw.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+STEP_S = 1.0 / 60.0
+MAX_CATCH_UP = 5
+
+
+def display_reason(env: dict[str, str] | None = None, tty: Callable[[], str | None] | None = None) -> str | None:
+    """Why there is a display to draw on (X11, Wayland, a Linux console for KMS/DRM), or None: go headless."""
+    env = dict(os.environ) if env is None else env
+    if env.get("SDL_VIDEODRIVER") == "dummy":
+        return None
+    if env.get("DISPLAY"):
+        return "X11"
+    if env.get("WAYLAND_DISPLAY"):
+        return "Wayland"
+    if env.get("SDL_VIDEODRIVER") == "kmsdrm":
+        return "KMS/DRM"
+    name = (tty or _stdin_tty)()
+    if sys.platform.startswith("linux") and name and name.startswith("/dev/tty") and name[8:].isdigit():
+        return "the Linux console (KMS/DRM)"
+    return None
+
+
+def _stdin_tty() -> str | None:
+    try:
+        return os.ttyname(0)
+    except OSError:
+        return None
+
+
+def go_headless() -> None:
+    """SDL's dummy video and audio drivers: no window, no sound card (set before pygame starts)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+
+def open_screen(headless: bool, size: tuple[int, int] | None, fullscreen: bool) -> Any:
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    if headless:
+        return pygame.display.set_mode(size or (1280, 720))
+    flags = 0
+    if fullscreen:
+        flags |= pygame.FULLSCREEN
+        if size is None:
+            info = pygame.display.Info()
+            size = (info.current_w, info.current_h)
+    pygame.display.set_caption("Burrito Table")
+    pygame.mouse.set_visible(not fullscreen)
+    return pygame.display.set_mode(size or (1280, 720), flags)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size: expected WIDTHxHEIGHT such as 1920x1080, got {text!r}") from None
+    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+        raise ValueError(f"--size: {w}x{h} is out of range")
+    return w, h
+
+
+class Pacer:
+    """Keeps steps in step with the wall clock at ``speed`` times real time."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.start = time.monotonic()
+        self.steps = 0
+
+    def wait(self) -> None:
+        self.steps += 1
+        if self.speed <= 0:
+            return
+        due = self.start + self.steps * STEP_S / self.speed
+        delay = due - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        elif delay < -1.0:  # far behind (a slow machine): do not try to catch up a backlog
+            self.start = time.monotonic() - self.steps * STEP_S / self.speed
+
+
+DEMO_SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4, "options": {"seed": 7}}
+
+
+def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
+    """Bots play a complete game in simulation mode; prints the play-by-play and the standings.
+
+    ``args.game`` (default Throw Throw Burrito: four bots, a two-round game) picks the game mode.
+    """
+    from game.journal import Journal
+    from game.registry import game_for
+    from game.table.clock import SteppedClock
+    from game.table.loop import TableApp
+    from game.table.sim import open_sim
+
+    mode = game_for(getattr(args, "game", None) or "throw-throw-burrito")
+
+    reason = None if args.headless else display_reason()
+    headless = reason is None
+    if headless:
+        go_headless()
+        if not args.headless:
+            print("No display found (no DISPLAY or WAYLAND_DISPLAY, not on a Linux console): running headless.",
+                  file=out)
+    from game.table.loop import referee_available
+
+    with_referee = referee_available() and not args.no_referee
+    # Headless, the demo's clock runs as fast as the machine goes; the referee needs the pty path to keep up with it.
+    speed = args.speed if args.speed is not None else (1.0 if not headless else (8.0 if with_referee else 0.0))
+    import pygame
+
+    if not args.mute and not headless:
+        from game.table.sound import Sound
+        sound: Any = Sound.open(device=args.audio_device)
+    else:
+        sound = None
+    screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=False)
+    clock = SteppedClock()
+    try:
+        rig = open_sim(clock, seats=mode.demo_seats, seed=args.seed, devices=mode.uses_devices)
+    except OSError as exc:
+        print(f"burrito-table: demo: cannot start the virtual devices: {exc}", file=sys.stderr)
+        return 1
+    tmp = None
+    if args.journal:
+        journal_path = args.journal
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="burrito-demo-")
+        journal_path = str(Path(tmp.name) / "demo.db")
+    journal = Journal(journal_path)
+    n = mode.demo_seats
+    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=list(range(1, n + 1)), devices=rig.host,
+                   device_map=rig.device_map, use_referee=not args.no_referee, sound=sound,
+                   banner=f"DEMO - {_count(n)} bots play through simulation mode", mode=mode)
+    if headless:
+        app.presenter.pace = 0.35  # nobody watches: moments flash by, the bots wait less
+    bots = mode.bots(app, rig, args.seed, not app.use_referee)
+    what = "a two-round game" if mode.name == "throw-throw-burrito" else "a game to the end"
+    print(f"{mode.title}: {_count(n)} bots play {what} in simulation mode", file=out)
+    print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
+    print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
+          f" through the device host", file=out)
+    if app.use_referee:
+        print("  calls: the referee, from the virtual devices' events", file=out)
+    else:
+        print("  calls: the referee (game.referee) is not installed yet, so the bots feed their grabs, throws, hits,"
+              " misses and catches to the table as table events directly", file=out)
+    print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)
+    print(f"  screen: {'headless (SDL dummy driver)' if headless else reason}\n", file=out, flush=True)
+    status = 0
+    try:
+        status = _demo_loop(app, bots, clock, screen, speed, headless, out, args.max_seconds,
+                            mode.demo_setup(args.seed))
+        if status == 0:
+            ending = mode.standings(app.live.table.summary())  # type: ignore[union-attr]
+            print("\n".join(ending), file=out, flush=True)
+    finally:
+        rig.close()
+        journal.close()
+        if sound is not None:
+            sound.close()
+        pygame.quit()
+        from game.table.screens import forget_fonts
+
+        forget_fonts()
+        if tmp is not None:
+            tmp.cleanup()
+    return status
+
+
+def _count(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}.get(n, str(n))
+
+
+def _demo_loop(app: Any, bots: Any, clock: Any, screen: Any, speed: float, headless: bool, out: TextIO,
+               max_seconds: float, setup: dict[str, Any] = DEMO_SETUP) -> int:
+    import pygame
+
+    from game.table.screens import draw
+
+    pacer = Pacer(speed)
+    printed = 0
+    start = clock()
+    app.start(setup)
+    over_at: float | None = None
+    frame = 0
+    draw_every = 6 if headless else 1
+    while True:
+        now = clock.advance(STEP_S)
+        bots.step(now)
+        app.step(now)
+        lines = app.presenter.lines
+        while printed < len(lines):
+            print(lines[printed], file=out, flush=True)
+            printed += 1
+        if app.error is not None:
+            print(f"burrito-table: demo stopped on the failsafe screen: {app.error}", file=sys.stderr)
+            print(app.error_detail, file=sys.stderr)
+            return 1
+        if frame % draw_every == 0:
+            draw(screen, app.view(now))
+            if not headless:
+                pygame.display.flip()
+        frame += 1
+        if not headless:
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
+                    print("(demo closed)", file=out)
+                    return 0
+        if app.over:
+            over_at = now if over_at is None else over_at
+            if now - over_at > (1.0 if headless else 6.0):
+                return 0
+        if now - start > max_seconds:
+            print(f"burrito-table: demo: no winner after {max_seconds:g} s of table time", file=sys.stderr)
+            return 1
+        pacer.wait()
+
+
+# -- burrito-table play ---------------------------------------------------------------------------------------------
+
+SIM_HELP = ("sim: TAB burrito  \u2190/\u2192 thrower  \u2191/\u2193 target  F9 hit  F10 miss  F11 catch  "
+            "(seat keys: docs/hardware.md)")
+
+
+class SimControls:
+    """Keyboard controls for virtual burritos in ``play --sim``: pick a burrito, a thrower and a target, then
+    F9 hit / F10 miss / F11 catch. The throw is sent as virtual device events over the pty (the referee calls it);
+    without the referee it goes to the table as table events, as the demo's bots do."""
+
+    def __init__(self, app: Any, rig: Any, clock: Callable[[], float]) -> None:
+        self.app, self.rig, self.clock = app, rig, clock
+        self.burrito, self.thrower, self.target = 1, 1, 2
+
+    def seats(self) -> int:
+        return max(2, len(self.app.seatmap))
+
+    def key(self, name: str) -> bool:
+        from game.table.sim import emit
+
+        n = self.seats()
+        if name == "tab":
+            self.burrito = 2 if self.burrito == 1 else 1
+        elif name in ("left", "right"):
+            self.thrower = (self.thrower + (1 if name == "right" else -1) - 1) % n + 1
+        elif name in ("up", "down"):
+            self.target = (self.target + (1 if name == "up" else -1) - 1) % n + 1
+        elif name in ("f9", "f10", "f11"):
+            outcome = {"f9": "hit", "f10": "miss", "f11": "catch"}[name]
+            t = self.clock() + 0.05
+            dev = f"burrito-{self.burrito}"
+            emit(self.rig, dev, "pickup", t)
+            emit(self.rig, dev, "launch", t + 0.3)
+            land = t + 0.7
+            if outcome == "catch":
+                emit(self.rig, dev, "catch", land, 1.5)
+            else:
+                emit(self.rig, dev, "impact", land, 3.0)
+                if outcome == "hit":
+                    emit(self.rig, f"badge-{self.target}", "impact", land + 0.002, 2.5)
+            if not self.app.use_referee:
+                b, s, tg = self.burrito, self.thrower, self.target
+                self.app.inject({"t": t, "event": "grab", "seat": s, "burrito": b, "source": "sim-keys"})
+                self.app.inject({"t": t + 0.3, "event": "throw", "seat": s, "burrito": b, "source": "sim-keys"})
+                last = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
+                        "catch": {"event": "catch", "seat": tg}}[outcome]
+                self.app.inject(dict(last, t=land, burrito=b, source="sim-keys"))
+        else:
+            return False
+        return True
+
+    def hint(self) -> str:
+        return (f"burrito {self.burrito}: seat {self.thrower} throws at seat {self.target}   "
+                "F9 hit  F10 miss  F11 catch   TAB/arrows choose")
+
+
+def _receiver_present(port: str) -> bool:
+    if not port.startswith("hwgrep://"):
+        return os.path.exists(port)
+    from serial.tools import list_ports
+
+    return any(True for _ in list_ports.grep(port[len("hwgrep://"):]))
+
+
+def run_play(args: Any, out: TextIO = sys.stdout) -> int:
+    """The table: lobby, game, screens, sound; simulation mode when asked or when no GPIO or receiver is found."""
+    import pygame
+
+    from firmware_bridge.host import DeviceHost, PairingStore
+    from game.journal import Journal, JournalError
+    from game.table.loop import DeviceMap, TableApp
+    from game.table.screens import draw
+    from game.table.sim import open_sim
+    from hardware.gpio import FactoryError, make_factory
+    from hardware.panels import open_table
+    from hardware.pinmap import PinMapError, load_pinmap
+
+    try:
+        pinmap = load_pinmap(args.config)
+    except PinMapError as exc:
+        for problem in exc.problems:
+            print(f"burrito-table: {problem}", file=sys.stderr)
+        return 2
+    port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
+    sim = args.sim
+    if not sim:
+        try:
+            factory = make_factory()
+            if type(factory).__name__ == "MockFactory":
+                sim = True
+                print("GPIOZERO_PIN_FACTORY is mock: simulation mode.", file=out)
+        except FactoryError as exc:
+            print(f"No GPIO here ({exc}): simulation mode.", file=out)
+            sim = True
+    if not sim and not _receiver_present(port):
+        print(f"No receiver found at {port}: simulation mode.", file=out)
+        sim = True
+    reason = None if args.headless else display_reason()
+    headless = reason is None
+    if headless:
+        go_headless()
+        if not args.headless:
+            print("No display found: running headless (nothing to see; use --headless on purpose).", file=out)
+    journal_path = Path(args.journal or Path.home() / ".local/share/burrito-table/journal.db").expanduser()
+    journal_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        journal = Journal(str(journal_path))
+    except JournalError as exc:
+        print(f"burrito-table: {exc}", file=sys.stderr)
+        return 2
+    sound = None
+    if not args.mute and not headless:
+        from game.table.sound import AudioDeviceError, Sound
+
+        try:
+            sound = Sound.open(device=args.audio_device)
+        except AudioDeviceError as exc:
+            print(f"burrito-table: {exc}", file=sys.stderr)
+            return 2
+    clock = time.monotonic
+    rig = None
+    host = None
+    if sim:
+        rig = open_sim(clock, pinmap)
+        panels, host, device_map = rig.panels, rig.host, rig.device_map
+    else:
+        panels = open_table(pinmap, factory)
+        store = PairingStore(args.pairings or Path.home() / ".config/burrito-table/pairings.json")
+        device_map = DeviceMap({p.name: int(p.name.split("-")[1]) for p in store.all() if p.kind == "burrito"},
+                               {p.name: p.seat for p in store.all() if p.kind == "badge" and p.seat})
+        host = DeviceHost(port, store).start()
+    app = TableApp(panels=panels, journal=journal, clock=clock, seatmap=list(range(1, pinmap.seats + 1)),
+                   devices=host, device_map=device_map, sound=sound,
+                   banner="SIMULATION MODE - keys press the seat buttons" if sim else "")
+    app.open_lobby()
+    controls = SimControls(app, rig, clock) if rig is not None else None
+    screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
+    status = 0
+    frames = 0
+    woken = panels.source.woken
+    try:
+        next_step = clock()
+        while True:
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT:
+                    return 0
+                if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+                    name = pygame.key.name(ev.key)
+                    if ev.type == pygame.KEYDOWN and name == "escape" and (sim or args.windowed):
+                        return 0
+                    if panels.keyboard is not None and panels.keyboard.key(name, ev.type == pygame.KEYDOWN):
+                        continue
+                    if controls is not None and ev.type == pygame.KEYDOWN:
+                        controls.key(name)
+                elif ev.type == pygame.WINDOWFOCUSLOST and panels.keyboard is not None:
+                    panels.keyboard.release_all()
+            steps = 0
+            now = clock()
+            edge = woken.is_set()
+            woken.clear()
+            while next_step <= now and steps < MAX_CATCH_UP:
+                app.step(next_step)
+                next_step += STEP_S
+                steps += 1
+            if next_step < now:  # too far behind: drop the backlog rather than spiral
+                next_step = now
+            if edge and steps == 0:
+                app.step(now)  # a button edge woke the loop: show the press in this frame, not at the next tick
+            view = app.view(now)
+            if controls is not None and not view.hint and app.live is not None:
+                view.hint = controls.hint()
+            draw(screen, view)
+            if not headless:
+                pygame.display.flip()
+            for req in app.requests:
+                if req == "restart":
+                    app.abandon()
+                elif req == "shutdown":
+                    print("shut down requested from the table menu", file=out)
+                    status = 3 if not sim else 0
+                    return status
+            app.requests.clear()
+            frames += 1
+            if args.max_frames and frames >= args.max_frames:
+                return 0
+            delay = next_step - clock()
+            if delay > 0:
+                woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
+    finally:
+        if rig is not None:
+            rig.close()
+        else:
+            if host is not None:
+                host.stop()
+            panels.close()
+        journal.close()
+        if sound is not None:
+            sound.close()
+        pygame.quit()
+        from game.table.screens import forget_fonts
+
+        forget_fonts()
+        if status == 3 and args.shutdown_command:
+            os.system(args.shutdown_command)  # noqa: S605 - the operator's configured command (kiosk: poweroff)
