@@ -2,7 +2,7 @@
 
     python benchmarks/bench_wire.py [--quick]
 
-Prints one small table. Goals (issue 4): >= 50,000 frames/s decoded; clock-sync error < 2 ms p99 with +-100 ppm drift,
+Prints one small table. Goals: >= 50,000 frames/s decoded; clock-sync error < 2 ms p99 with +-100 ppm drift,
 1-20 ms one-way delays, 100 ms spikes and 5% loss (simulated clock, no sleeping).
 """
 

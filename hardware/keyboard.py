@@ -30,27 +30,9 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol
 
-from .pinmap import DEFAULT_BUTTONS
+from .pinmap import default_keymap
 
-_COLUMNS: list[tuple[str, str, str, str]] = [
-    ("1", "q", "a", "z"), ("2", "w", "s", "x"), ("3", "e", "d", "c"), ("4", "r", "f", "v"),
-    ("5", "t", "g", "b"), ("6", "y", "h", "n"), ("7", "u", "j", "m"), ("8", "i", "k", ","),
-    ("9", "o", "l", "."), ("0", "p", ";", "/"), ("f1", "f2", "f3", "f4"), ("f5", "f6", "f7", "f8"),
-]
-
-
-def default_keymap(seats: int, buttons: tuple[str, ...] = DEFAULT_BUTTONS) -> dict[str, tuple[int, str]]:
-    """Key name -> (seat, button) for the first four buttons of each seat.
-
-    Layouts with more than four buttons need ``[keyboard.SEAT]`` entries in the
-    pin map for the extra ones.
-    """
-    out: dict[str, tuple[int, str]] = {}
-    for seat in range(1, min(seats, len(_COLUMNS)) + 1):
-        for key, button in zip(_COLUMNS[seat - 1], buttons):
-            out[key] = (seat, button)
-    return out
-
+__all__ = ["ButtonTarget", "DirectTarget", "KeyboardPanel", "default_keymap"]
 
 class ButtonTarget(Protocol):
     """Something that can be told a button went down or up."""

@@ -43,6 +43,27 @@ from .header import I2C_PINS, ID_EEPROM_PINS, PHYSICAL_OF_BCM, UART_PINS, PinNam
 #: Most seats the software handles: two decks of Throw Throw Burrito seat 12.
 MAX_SEATS = 12
 DEFAULT_BUTTONS: tuple[str, ...] = ("SET", "BRAWL", "WAR", "DUEL")
+
+#: The default keys of each seat in simulation mode: a column of the keyboard per seat (the pin map owns them, as it
+#: owns the pins; ``[keyboard.SEAT]`` sections override them).
+_COLUMNS: list[tuple[str, str, str, str]] = [
+    ("1", "q", "a", "z"), ("2", "w", "s", "x"), ("3", "e", "d", "c"), ("4", "r", "f", "v"),
+    ("5", "t", "g", "b"), ("6", "y", "h", "n"), ("7", "u", "j", "m"), ("8", "i", "k", ","),
+    ("9", "o", "l", "."), ("0", "p", ";", "/"), ("f1", "f2", "f3", "f4"), ("f5", "f6", "f7", "f8"),
+]
+
+
+def default_keymap(seats: int, buttons: tuple[str, ...] = DEFAULT_BUTTONS) -> dict[str, tuple[int, str]]:
+    """Key name -> (seat, button) for the first four buttons of each seat.
+
+    Layouts with more than four buttons need ``[keyboard.SEAT]`` entries in the
+    pin map for the extra ones.
+    """
+    out: dict[str, tuple[int, str]] = {}
+    for seat in range(1, min(seats, len(_COLUMNS)) + 1):
+        for key, button in zip(_COLUMNS[seat - 1], buttons):
+            out[key] = (seat, button)
+    return out
 #: MCP23017 pin numbers (DIP/SOIC package) for the two 8-bit ports.
 MCP_PIN_NUMBER: dict[str, int] = {
     **{f"A{b}": 21 + b for b in range(8)},
@@ -461,8 +482,6 @@ class _Validator:
 
     def keyboard(self, value: Any, buttons: tuple[str, ...], seats: int) -> dict[str, tuple[int, str]]:
         """Default key columns, with ``[keyboard.SEAT] BUTTON = "key"`` overrides."""
-        from .keyboard import default_keymap
-
         chosen: dict[tuple[int, str], tuple[str, str]] = {}  # (seat, button) -> (key, where)
         if value is not None and not isinstance(value, dict):
             self.problem("keyboard", "must be a table of [keyboard.SEAT] sections")

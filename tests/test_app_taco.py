@@ -283,7 +283,7 @@ def test_headless_demo_plays_a_whole_game_at_the_buttons_and_prints_standings() 
 
 
 def test_moves_are_journaled_as_the_log_contract_s_events(make_app: MakeApp) -> None:
-    """Moves are journaled as issue 8's events (replayable by `burrito-table replay`), on table time."""
+    """Moves are journaled as the rules' log events (replayable by `burrito-table replay`), on table time."""
     app, clock, _ = make_app(deck=stacked(3), window_ms=100)
     app.inject({"t": clock() + 0.1, "event": "place", "seat": 1, "card": "ingredient-3", "meal": 1})
     run(app, clock, 0.5)

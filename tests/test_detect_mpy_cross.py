@@ -1,4 +1,4 @@
-"""Every firmware file must compile with mpy-cross: code MicroPython cannot parse fails the build (issue 4)."""
+"""Every firmware file must compile with mpy-cross: code MicroPython cannot parse fails the build."""
 
 from __future__ import annotations
 

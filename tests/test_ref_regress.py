@@ -1,4 +1,4 @@
-"""Regressions from the demo and the accuracy benchmark (issue 5 follow-ups): each test is a wrong call once made."""
+"""Regressions from the demo and the accuracy benchmark: each test is a wrong call once made."""
 
 from __future__ import annotations
 

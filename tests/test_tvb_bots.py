@@ -1,4 +1,4 @@
-"""Taco vs Burrito bots (issue 8, item 4): seeded, legal, and each level plays the way it is described.
+"""Taco vs Burrito bots: seeded, legal, and each level plays the way it is described.
 
 Win rates are measured in ``benchmarks/bench_taco_bots.py``, not here.
 """

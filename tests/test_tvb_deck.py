@@ -1,4 +1,4 @@
-"""The Taco vs Burrito deck is data (issue 8, item 2): the packaged TOML matches the field notes' best
+"""The Taco vs Burrito deck is data: the packaged TOML matches the field notes' best
 evidence, a maker's own file is used as given, and a broken file is a one-line error naming the card.
 """
 

@@ -1,4 +1,4 @@
-"""Property tests over random seeded Taco vs Burrito games played by bots (issue 8, item 5).
+"""Property tests over random seeded Taco vs Burrito games played by bots.
 
 For any seed, seat count, bot mix and variant:
 - cards are conserved: draw pile + hands + meals + trash + flipped (+ the card and No Buenos waiting in

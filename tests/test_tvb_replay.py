@@ -1,4 +1,4 @@
-"""The ``burrito-table replay`` contract for Taco vs Burrito (issue 8): the builtin demo log replays to its
+"""The ``burrito-table replay`` contract for Taco vs Burrito: the builtin demo log replays to its
 golden summary, the ``--json`` object has exactly the contract's keys, and each of the contract's examples of
 an illegal move exits 2 with the line number on stderr and nothing on stdout.
 """

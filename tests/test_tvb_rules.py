@@ -1,4 +1,4 @@
-"""One test per Taco vs Burrito rule, named after it (issue 8, item 1).
+"""One test per Taco vs Burrito rule, named after it.
 
 Quotes are from ``../shared/rules/taco-vs-burrito.txt``; ``t<N>`` tests guard the choices in
 ``docs/taco-vs-burrito.md``. Games are set up with the ``deck`` option (top first), so every hand,

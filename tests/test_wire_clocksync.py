@@ -7,7 +7,7 @@ from firmware_bridge.virtual import simulate_clock_sync
 
 
 def test_error_under_2_ms_p99_with_drift_jitter_spikes_and_loss() -> None:
-    """Issue 4 goal: +-100 ppm drift, 1-20 ms one-way delays with 100 ms spikes, 5% loss -> p99 < 2 ms."""
+    """The clock-sync goal: +-100 ppm drift, 1-20 ms one-way delays with 100 ms spikes, 5% loss -> p99 < 2 ms."""
     errs: list[float] = []
     for seed in range(6):
         errs += simulate_clock_sync(seed, duration_s=120.0, drift_ppm=100.0 if seed % 2 else -100.0)

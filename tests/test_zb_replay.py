@@ -1,4 +1,4 @@
-"""``burrito-table replay`` for Zombie Burrito: the issue 7 contract, bad input, and the golden demo log."""
+"""``burrito-table replay`` for Zombie Burrito: its log contract, bad input, and the golden demo log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The referee (issue 5): automatic calls from device and seat events, questions when the evidence is weak.
+"""The referee: automatic calls from device and seat events, questions when the evidence is weak.
 
 ``Referee`` and ``Question`` are the app's API; ``evidence.evidence_lines`` explains a call; ``battlesim`` simulates
 battles with ground truth at the event level and over virtual devices. Rules R1-R12: ``docs/referee.md``.

@@ -1,4 +1,4 @@
-"""The table app (issue 6): the play loop, the screens, sound, simulation mode, the demo's bots and the kiosk.
+"""The table app: the play loop, the screens, sound, simulation mode, the demo's bots and the kiosk.
 
 ``game.table.commands`` registers ``burrito-table play`` and ``burrito-table demo``.
 """

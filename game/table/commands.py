@@ -1,4 +1,4 @@
-"""``burrito-table play`` and ``burrito-table demo`` (issue 6)."""
+"""``burrito-table play`` and ``burrito-table demo``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ def add_commands(subparsers: Any) -> None:
         description="Four bots play a complete two-round game of Throw Throw Burrito through simulation mode: "
                     "mock GPIO pins for the seat buttons, virtual burritos and badges over a pty. In a window when "
                     "a display exists; headless (SDL dummy driver, play-by-play printed) otherwise.")
-    demo.add_argument("--game", default="throw-throw-burrito", choices=_games(),
-                      help="which game the bots play (default throw-throw-burrito)")
+    games = _games()
+    demo.add_argument("--game", default=games[0] if games else None, choices=games,
+                      help=f"which game the bots play (default {games[0] if games else '-'})")
     demo.add_argument("--headless", action="store_true", help="no window: SDL's dummy drivers, print the play-by-play")
     demo.add_argument("--speed", type=float, default=None, metavar="X",
                       help="table time per wall-clock second (default: 1 in a window, as fast as possible headless)")

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.journal import Journal, JournaledTable
+from game.referee import Referee
 from game.registry import GAMES, game_for, lobby_choices
 from game.rules.base import Cue, RuleInputError
 from game.table.buttons import Feedback
@@ -37,22 +38,11 @@ from hardware.events import SeatEvent
 
 log = logging.getLogger(__name__)
 
-try:  # the referee (issue 5) is built alongside; without it, calls come from elsewhere (bots, the sim controls)
-    from game.referee import Question, Referee  # type: ignore[import-not-found]
-except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
-    if exc.name not in ("game.referee",):
-        raise
-    Referee = None  # type: ignore[assignment,misc]
-    Question = None  # type: ignore[assignment,misc]
 
 
 def _is_time(key: str, value: Any) -> bool:
     """An evidence field holding a host time (``contact_t``, ``badge_t``, ``badges_clear``...)."""
     return (key.endswith("_t") or key == "badges_clear") and type(value) in (int, float)
-
-
-def referee_available() -> bool:
-    return Referee is not None
 
 
 @dataclass
@@ -72,7 +62,7 @@ class TableApp:
     def __init__(self, *, panels: Any, journal: Journal, clock: Callable[[], float], seatmap: list[int],
                  devices: Any = None, device_map: DeviceMap | None = None, use_referee: bool = True,
                  sound: Any = None, banner: str = "", hold_back_s: float | None = None,
-                 mode: GameMode | str = "throw-throw-burrito") -> None:
+                 mode: GameMode | str | None = None) -> None:
         self.panels = panels
         self.journal = journal
         self.clock = clock
@@ -82,7 +72,7 @@ class TableApp:
         self.sound = sound
         self.banner = banner
         #: the game being played (or last chosen); the lobby and ``start``/``resume`` switch it from the setup line
-        self.mode: GameMode = game_for(mode) if isinstance(mode, str) else mode
+        self.mode: GameMode = game_for(mode if mode is not None else next(iter(GAMES))) if not isinstance(mode, GameMode) else mode
         self.mapper = self.mode.mapper(self.seatmap)
         self.presenter = self.mode.presenter()
         self.live: JournaledTable | None = None
@@ -472,7 +462,7 @@ class Lobby:
 
     def setup(self) -> dict[str, Any]:
         (_, variant), _ = self.choices[self.variant]
-        return self.mode.setup(len(self.joined), variant, seed=self.seed if self.mode.name != "throw-throw-burrito" else None)
+        return self.mode.setup(len(self.joined), variant, seed=self.seed if self.mode.table_deals else None)
 
     def view(self, banner: str) -> View:
         seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")

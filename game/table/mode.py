@@ -58,7 +58,8 @@ class GameMode:
 
     May change (defaults in brackets):
         ``variants`` (one "standard"), ``order`` in the lobby (100), ``uses_devices`` (False: no burritos, badges or
-        referee), ``demo_seats`` (4); :meth:`setup` (the variant's options and the seed), :meth:`mapper` (the shared
+        referee), ``table_deals`` (True: the lobby's seed goes in the setup line), ``demo_seats`` (4),
+        ``demo_length``; :meth:`setup` (the variant's options and the seed), :meth:`mapper` (the shared
         ``ButtonMapper``), :meth:`presenter` (the shared ``Presenter``), :meth:`battle_context` (no battle),
         :meth:`prepare` (nothing to add), :meth:`decorate` (nothing), :meth:`live_view` (the presenter's moment),
         :meth:`screens` and :meth:`sample_views` (the shared screens only), :meth:`standings` (the rules' ``standings``), :meth:`bots` (no demo
@@ -73,7 +74,11 @@ class GameMode:
     variants: tuple[tuple[str, dict[str, Any]], ...] = (("standard", {}),)
     order: int = 100
     uses_devices: bool = False
+    #: whether the lobby's random seed goes into the setup line (a game the table deals for needs one)
+    table_deals: bool = True
     demo_seats: int = 4
+    #: what the demo's bots play, for its first line
+    demo_length: str = "a game to the end"
 
     def seat_views(self, app: Any, now: float) -> list[SeatView]:
         raise NotImplementedError(f"{type(self).__name__} must say what each seat's card shows")

@@ -57,7 +57,7 @@ class View:
     chosen: list[int] = field(default_factory=list)
     hint: str = ""
     accent: str = "gold"
-    game: str = "throw-throw-burrito"  # whose screens draw it (``game.table.mode``)
+    game: str = ""  # whose screens draw it (a registered game's name; "" for the shared screens only)
     extra: dict[str, Any] = field(default_factory=dict)  # a game's own data for its screens
 
 

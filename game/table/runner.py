@@ -96,21 +96,18 @@ class Pacer:
             self.start = time.monotonic() - self.steps * STEP_S / self.speed
 
 
-DEMO_SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4, "options": {"seed": 7}}
-
-
 def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     """Bots play a complete game in simulation mode; prints the play-by-play and the standings.
 
-    ``args.game`` (default Throw Throw Burrito: four bots, a two-round game) picks the game mode.
+    ``args.game`` (default: the first game in lobby order) picks the game.
     """
     from game.journal import Journal
-    from game.registry import game_for
+    from game.registry import GAMES, game_for
     from game.table.clock import SteppedClock
     from game.table.loop import TableApp
     from game.table.sim import open_sim
 
-    mode = game_for(getattr(args, "game", None) or "throw-throw-burrito")
+    mode = game_for(getattr(args, "game", None) or next(iter(GAMES)))
 
     reason = None if args.headless else display_reason()
     headless = reason is None
@@ -119,9 +116,7 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         if not args.headless:
             print("No display found (no DISPLAY or WAYLAND_DISPLAY, not on a Linux console): running headless.",
                   file=out)
-    from game.table.loop import referee_available
-
-    with_referee = referee_available() and not args.no_referee
+    with_referee = not args.no_referee
     # Headless, the demo's clock runs as fast as the machine goes; the referee needs the pty path to keep up with it.
     speed = args.speed if args.speed is not None else (1.0 if not headless else (8.0 if with_referee else 0.0))
     import pygame
@@ -152,8 +147,7 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     if headless:
         app.presenter.pace = 0.35  # nobody watches: moments flash by, the bots wait less
     bots = mode.bots(app, rig, args.seed, not app.use_referee)
-    what = "a two-round game" if mode.name == "throw-throw-burrito" else "a game to the end"
-    print(f"{mode.title}: {_count(n)} bots play {what} in simulation mode", file=out)
+    print(f"{mode.title}: {_count(n)} bots play {mode.demo_length} in simulation mode", file=out)
     print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
     print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
           f" through the device host", file=out)
@@ -190,7 +184,7 @@ def _count(n: int) -> str:
 
 
 def _demo_loop(app: Any, bots: Any, clock: Any, screen: Any, speed: float, headless: bool, out: TextIO,
-               max_seconds: float, setup: dict[str, Any] = DEMO_SETUP) -> int:
+               max_seconds: float, setup: dict[str, Any]) -> int:
     import pygame
 
     from game.table.screens import draw

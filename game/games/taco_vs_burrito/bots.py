@@ -1,6 +1,6 @@
 """Taco vs Burrito bots for empty seats, and a driver that plays whole games as table-event logs.
 
-Three levels (issue 8):
+Three levels:
 
 - ``easy``: a uniformly random legal move; slams NO BUENO now and then at random.
 - ``normal``: greedy, aiming at the leader: the move that most raises (its score - the best other score)

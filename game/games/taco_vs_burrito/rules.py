@@ -1,4 +1,4 @@
-"""Taco vs Burrito, the table's rules (``../shared/rules/taco-vs-burrito.txt``; issue 8).
+"""Taco vs Burrito, the table's rules (``../shared/rules/taco-vs-burrito.txt``).
 
 Pure: ``state + timestamped table event -> state + cues``. The table runs the
 whole card game (deck, hands, meals, turns, score); the seats send moves.
@@ -153,7 +153,7 @@ def parse_catalog(text: str, source: str = "taco_deck.toml") -> Catalog:
         if kind not in ("ingredient", "tummy-ache") and value != 0:
             raise CatalogError(f"{where}: a {kind} has no 'value', got {value}")
         if kind in ACTIONS + ("no-bueno", "health-inspector", "hot-sauce-boss") and card_name != kind:
-            # The log names action cards by their kind (the issue 8 contract).
+            # The log names action cards by their kind (the log contract).
             raise CatalogError(f"{where}: a {kind} card must be named {kind!r}")
         count = entry.get("count")
         if type(count) is not int or count < 0:
@@ -905,7 +905,7 @@ def can_block(state: State, seat: int) -> bool:
 
 
 def summary(state: State) -> dict[str, Any]:
-    """The ``burrito-table replay --json`` object (issue 8's contract)."""
+    """The ``burrito-table replay --json`` object (its documented contract, docs/taco-vs-burrito.md)."""
     seats = range(1, state.seats + 1)
     over = state.phase == "over"
     turn = state.turn

@@ -6,7 +6,7 @@ and picking with SET on the declarer's panel. One early SET is taken back with a
 
 Throws: every grab, throw and landing is also a virtual device event (the burrito's ``pickup``/``launch``/``impact``
 or ``catch``, the hit player's badge ``impact``) sent over the pty through the real device host. With the referee
-(issue 5) installed, the referee turns those into the calls. Without it, ``direct`` is True and the bots also hand
+installed, the referee turns those into the calls. Without it, ``direct`` is True and the bots also hand
 the table events (``grab``/``throw``/``hit``/``miss``/``catch``, marked ``"source": "demo-bot"``) to the loop
 themselves, and the demo says so.
 

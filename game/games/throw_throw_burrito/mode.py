@@ -24,6 +24,8 @@ class ThrowThrowBurrito(GameMode):
     seats = (2, 12)
     uses_devices = True
     demo_seats = 4
+    demo_length = "a two-round game"
+    table_deals = False  # the cards stay physical: the lobby deals nothing
 
     def setup(self, seats: int, variant: int = 0, seed: int | None = None) -> dict[str, Any]:
         """The lobby's choice as a setup line: more than six seats play with two decks."""

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pygame
 
+from game.games.throw_throw_burrito.rules import name as GAME_NAME
 from game.table.present import View
 from game.table.screens import (
     CYAN,
@@ -128,18 +129,18 @@ def sample_views() -> dict[str, View]:
     """One View per screen of this game, with fixed made-up content (the screenshot tests and docs/screens)."""
     ticker = ["Seat 2 counts: 3, 2, 1, Burrito!", "Seat 4 loses the brawl (hit): Burrito Bruise!", "BRAWL! called by seat 1"]
     return {
-        "battle": View("battle", sample_seats(4, {2: "fighter", 4: "fighter", 1: "declarer"}), title="BRAWL!",
+        "battle": View("battle", game=GAME_NAME, seats=sample_seats(4, {2: "fighter", 4: "fighter", 1: "declarer"}), title="BRAWL!",
                        big="2 vs 4", sub="declared by seat 1", round=1, tokens_left=3, ticker=ticker),
-        "pick": View("pick", sample_seats(), title="DUEL!", sub="Seat 3: pick two duellists (yourself allowed)",
+        "pick": View("pick", game=GAME_NAME, seats=sample_seats(), title="DUEL!", sub="Seat 3: pick two duellists (yourself allowed)",
                      cursor=4, chosen=[3], hint="BRAWL <  WAR >  move   -   SET pick   -   DUEL un-pick",
                      tokens_left=4, ticker=ticker),
-        "round_end": View("round_end", sample_seats(), title="ROUND 1 OVER", tokens_left=0, ticker=ticker),
-        "badge": View("badge", sample_seats(), title="FEAR ME", big="SEAT 3", sub="holds the Fear Me badge",
+        "round_end": View("round_end", game=GAME_NAME, seats=sample_seats(), title="ROUND 1 OVER", tokens_left=0, ticker=ticker),
+        "badge": View("badge", game=GAME_NAME, seats=sample_seats(), title="FEAR ME", big="SEAT 3", sub="holds the Fear Me badge",
                       tokens_left=0, ticker=ticker),
-        "tiebreak": View("tiebreak", sample_seats(), title="TIE-BREAK DUEL", big="1 vs 3",
+        "tiebreak": View("tiebreak", game=GAME_NAME, seats=sample_seats(), title="TIE-BREAK DUEL", big="1 vs 3",
                          sub="Tied on 5 points: seat 1, seat 3. Tie-break DUEL!", round=2, tokens_left=0, ticker=ticker),
-        "final": View("final", sample_seats(), title="FINAL DUEL", big="1 vs 3",
+        "final": View("final", game=GAME_NAME, seats=sample_seats(), title="FINAL DUEL", big="1 vs 3",
                       sub="FINAL DUEL: seat 1 against the Fear Me badge, seat 3!", round=2, tokens_left=0, ticker=ticker),
-        "winner": View("winner", sample_seats(4, {3: "winner"}), title="WINNER", big="SEAT 3", sub="wins the game!",
+        "winner": View("winner", game=GAME_NAME, seats=sample_seats(4, {3: "winner"}), title="WINNER", big="SEAT 3", sub="wins the game!",
                        round=2, tokens_left=0),
     }

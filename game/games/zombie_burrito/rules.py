@@ -892,7 +892,7 @@ def _active(state: State, battle: Battle) -> dict[str, list[str]]:
 
 
 def summary(state: State) -> dict[str, Any]:
-    """The ``burrito-table replay --json`` object (the issue 7 contract)."""
+    """The ``burrito-table replay --json`` object (its documented contract, docs/zombie-burrito.md)."""
     return {
         "game": name,
         "seats": state.seats,
