@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,11 @@ class EdgeClock:
         return min(now, float(ticks) + self.offset)
 
 
+def _seat_edge(source: Any, seat: int, button: str, t: float, pressed: bool) -> None:
+    """An edge of one seat's button, handed to the panel source (bound per pin with ``partial``)."""
+    source.edge(t, seat, button, pressed)
+
+
 class EdgeInput(DigitalInputDevice):
     """A GPIO input that hands (host time, pressed) to a sink on every edge.
 
@@ -152,7 +158,7 @@ class GpioButtons:
                 if ref.is_gpio:
                     self.inputs.append(EdgeInput(
                         ref.gpiozero_name, pull_up=pinmap.pull_up, clock=self.clock, pin_factory=factory,
-                        sink=lambda t, p, s=seat, b=button: source.edge(t, s, b, p)))
+                        sink=partial(_seat_edge, source, seat, button)))
         except Exception:
             self.close()
             raise

@@ -25,6 +25,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .events import Fault
@@ -132,7 +133,7 @@ class ExpanderInputs:
                 idx = len(self.chips)
                 c.int_input = EdgeInput(exp.interrupt.gpiozero_name, pull_up=True, clock=self.edge_clock,
                                         pin_factory=factory,
-                                        sink=lambda t, active, i=idx: active and self._wake.put((t, i)))
+                                        sink=partial(self._interrupt, idx))
                 self.chips.append(c)
         except Exception:
             self.close()
@@ -199,6 +200,11 @@ class ExpanderInputs:
                 if self._pressed(c.last & (1 << i)):
                     out.append(f"{c.name}:{'AB'[i // 8]}{i % 8}")
         return out
+
+    def _interrupt(self, idx: int, t: float, active: bool) -> None:
+        """An expander's interrupt line fell: wake the reader for chip ``idx`` (runs on the GPIO callback thread)."""
+        if active:
+            self._wake.put((t, idx))
 
     def close(self) -> None:
         self._stop.set()

@@ -426,7 +426,7 @@ class _Validator:
         if not isinstance(value, dict):
             self.problem("panels", "must be a table of [panels.SEAT] sections")
             return out
-        declared = getattr(self, "declared_expanders", set())
+        declared: set[str] = getattr(self, "declared_expanders", set())
         for key in sorted(value, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k)):
             path = f"panels.{key}"
             if not key.isdigit() or not 1 <= int(key) <= MAX_SEATS:

@@ -30,7 +30,7 @@ def _what(event: dict[str, Any]) -> str:
         return f"seat {event.get('seat')} {kind}s burrito {event.get('burrito')}"
     if kind == "foul":
         return f"seat {event.get('seat')} loses the battle"
-    return kind
+    return str(kind)
 
 
 def evidence_lines(event: dict[str, Any]) -> list[str]:

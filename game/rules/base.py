@@ -131,7 +131,7 @@ def need_choice(obj: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
     value = obj[key]
     if value not in choices:
         raise RuleInputError(f"field '{key}' must be one of {', '.join(choices)}, got {value!r}")
-    return value
+    return str(value)
 
 
 def need_number(obj: dict[str, Any], key: str, low: float = 0.0) -> float:

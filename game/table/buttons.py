@@ -122,9 +122,9 @@ class ButtonMapper:
             self.pending.append(p)
             self._press_set[seat] = p
         elif ev.action == "release":
-            p = self._press_set.pop(seat, None)
-            if p is not None:
-                p.released = True
+            up = self._press_set.pop(seat) if seat in self._press_set else None
+            if up is not None:
+                up.released = True
         elif ev.action == "hold":
             own = self._press_set.pop(seat, None)
             if own is not None and own in self.pending:

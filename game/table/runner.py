@@ -273,8 +273,9 @@ class SimControls:
                 b, s, tg = self.burrito, self.thrower, self.target
                 self.app.inject({"t": t, "event": "grab", "seat": s, "burrito": b, "source": "sim-keys"})
                 self.app.inject({"t": t + 0.3, "event": "throw", "seat": s, "burrito": b, "source": "sim-keys"})
-                last = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
-                        "catch": {"event": "catch", "seat": tg}}[outcome]
+                calls: dict[str, dict[str, Any]] = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
+                                                    "catch": {"event": "catch", "seat": tg}}
+                last = calls[outcome]
                 self.app.inject(dict(last, t=land, burrito=b, source="sim-keys"))
         else:
             return False

@@ -519,7 +519,7 @@ class _Sim:
                 if j == top or "no-bueno" not in self.hands[j] or len(self.hands[j]) < 2:
                     continue
                 # Seat j blocks if flipping the outcome (effect or not) raises its margin by 2 or more.
-                gain = _margin(after, j) - _margin(before, j)
+                gain = float(_margin(after, j) - _margin(before, j))
                 if not blocked:
                     gain = -gain + (3.0 if move[0] == "envy" and move[1] == j else 0.0)
                 if gain >= 2.0:
@@ -552,6 +552,7 @@ def _policy(sim: _Sim, s: int) -> tuple[Any, ...]:
     base = _margin(scores, s)
     best: tuple[Any, ...] | None = None
     best_v = -1e9
+    val: float
     hand = sim.hands[s]
     for c in set(hand):
         k = kinds[c]

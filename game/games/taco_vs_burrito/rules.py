@@ -779,7 +779,7 @@ def meal_score(cards: list[str], kinds: dict[str, str], values: dict[str, int]) 
             bosses += 1
         elif k in ("ingredient", "tummy-ache"):
             total += values[c]
-    return total * 2**bosses
+    return int(total * 2**bosses)
 
 
 def score(state: State, seat: int) -> int:

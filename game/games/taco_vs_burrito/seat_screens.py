@@ -122,11 +122,11 @@ def open_device(driver: str, bus: str, where: tuple[int, int]) -> Any:
     """A luma device; luma.oled missing or the bus failing is one clear line."""
     try:
         if driver == "dummy":
-            from luma.core.device import dummy  # type: ignore[import-untyped]
+            from luma.core.device import dummy
 
             return dummy(width=SIZE[0], height=SIZE[1], mode="1")
-        import luma.oled.device as oled  # type: ignore[import-untyped]
-        from luma.core.interface.serial import i2c, spi  # type: ignore[import-untyped]
+        import luma.oled.device as oled
+        from luma.core.interface.serial import i2c, spi
     except ModuleNotFoundError as exc:
         raise SeatScreenError(f"seat screens need luma.oled ({exc.name} is missing): "
                               "pip install 'burrito-table[seat-screens]'") from None

@@ -53,7 +53,7 @@ class ZombieBots(Bots):
         for i, seat in enumerate(q.seats):
             yes = True
             if purpose == "thrower?":
-                yes = self.thrown_by.get(subject.get("burrito", 0)) == seat
+                yes = subject is not None and self.thrown_by.get(subject.get("burrito", 0)) == seat
             self.tap(now + 0.4 + 0.1 * i, seat, "SET" if yes else "BRAWL")
 
     def _between(self, now: float, st: Any) -> None:
@@ -90,7 +90,8 @@ class ZombieBots(Bots):
                 seat = rng.choice(st.teams[team])
                 kinds = sorted(k for k, n in zb.sets_left(b, zb.OTHER[team]).items() if n > 0)
                 steps = rng.randrange(len(kinds))
-                cursor = self.app.mapper.cancel_cursor.get(team, 0) % len(kinds)
+                mapper: Any = self.app.mapper  # a ZombieMapper while Zombie Burrito is played
+                cursor = mapper.cancel_cursor.get(team, 0) % len(kinds)
                 t = now + 0.2
                 for _ in range((steps - cursor) % len(kinds)):
                     self.tap(t, seat, "WAR")

@@ -199,7 +199,7 @@ class ZombieBurrito(GameMode):
         if state is None or event.get("event") not in ("hit", "miss", "catch") or "evidence" not in event:
             return []
         battle, burrito = state.battle, event.get("burrito")
-        if battle is None or battle.phase != "fight" or burrito not in state.landed or state.pending is not None:
+        if battle is None or battle.phase != "fight" or not isinstance(burrito, int) or burrito not in state.landed or state.pending is not None:
             return []
         team = zb.TEAM_OF_BURRITO[burrito]
         mates = [s for s in state.teams[team] if s in battle.alive]
