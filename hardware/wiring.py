@@ -290,11 +290,18 @@ def wiring_svg(pm: PinMap) -> str:
                      f'<text x="{20 + panel_w - 10}" y="{y + 4}" text-anchor="end" font-weight="bold">{escape(b)}</text>')
             s.append(_pad(20 + panel_w, y, core.hex, f"seat{panel.seat}-{b}"))
         y = y0 + (len(pm.buttons) + 1) * _P
-        s.append(f'<text x="28" y="{y + 4}">GPIO to Q{panel.seat} base, {R_BASE_OHM} ohm</text>'
-                 f'<text x="{20 + panel_w - 10}" y="{y + 4}" text-anchor="end" font-weight="bold">light</text>')
+        # the light: core 5 goes to the driver's collector, never to a pin; the GPIO wire starts at the driver
+        qx = 20 + panel_w - 92
+        s.append(f'<text x="28" y="{y + 4}">5 white/blue LED-</text>'
+                 f'<line x1="{qx - 22}" y1="{y}" x2="{qx}" y2="{y}" stroke="#1f5fd1" stroke-width="2"/>'
+                 f'<rect x="{qx}" y="{y - 7}" width="82" height="14" rx="3" fill="#fde9b8" stroke="#b77900"/>'
+                 f'<text x="{qx + 41}" y="{y + 4}" text-anchor="middle" font-size="10">Q{panel.seat} + {R_BASE_OHM} ohm'
+                 f'</text><line x1="{qx + 82}" y1="{y}" x2="{20 + panel_w}" y2="{y}" stroke="{_COLOURS["light"]}" '
+                 f'stroke-width="2"/>')
         s.append(_pad(20 + panel_w, y, _COLOURS["light"], f"seat{panel.seat}-light"))
         y += _P
-        s.append(f'<text x="28" y="{y + 4}" fill="#555" font-size="10">4 +5V, 5 LED- (to Q{panel.seat}), 7+8 GND</text>')
+        s.append(f'<text x="28" y="{y + 4}" fill="#555" font-size="10">4 blue +5V rail; 7+8 GND; Q{panel.seat} '
+                 f'driver on the HAT</text>')
     if pm.shutdown is not None:
         s.append(f'<rect x="20" y="{shut_y - _P / 2 - 4}" width="{panel_w}" height="{2.5 * _P + 4}" rx="5" '
                  f'fill="#fde7f0" stroke="#333"/>')
