@@ -25,7 +25,7 @@ from html import escape
 from pathlib import Path
 
 from . import bom
-from .pinmap import PinMap, load_pinmap
+from .pinmap import Expander, Panel, PinMap, load_pinmap
 from .wiring import seat_cable, wiring_svg
 
 DOCS_BUILD = Path(__file__).resolve().parent.parent / "docs" / "build"
@@ -265,13 +265,28 @@ HAT_W, HAT_H = 65.0, 56.5  # Raspberry Pi HAT board, mm
 PITCH = 2.54
 
 
-def protohat_svg(pm: PinMap) -> str:
-    """Where each part goes on a 65 x 56.5 mm proto HAT (0.1 in grid), for up to six seats and two expanders."""
-    exps = list(pm.expanders.values())[:2]
-    seats = pm.seat_panels()[:6]
+def protohat_svg(pm: PinMap, board: int = 1) -> str:
+    """Where each part goes on a 65 x 56.5 mm proto board (0.1 in grid): six seats and two expanders a board.
+
+    Board 1 is the HAT on the Pi's header; board 2 (seats 7-12) takes its rails, I2C, INT and light lines
+    from the HAT through a 1-row link header.
+    """
+    exps = list(pm.expanders.values())[2 * (board - 1):2 * board]
+    seats = pm.seat_panels()[6 * (board - 1):6 * board]
+    if not seats:
+        raise ValueError(f"board {board} has no seats: the pin map has {pm.seats}")
+    link = _link_pins(pm, exps, seats) if board > 1 else []
+    if len(link) > 23:
+        raise ValueError(f"board {board}: {len(link)} link pins do not fit one row of 23")
+    first = f"Proto HAT placement plan ({len(seats)} seats, {len(exps)} expanders), top view" if board == 1 else (
+        f"Second board placement plan: seats {seats[0].seat}-{seats[-1].seat}, "
+        f"{', '.join(e.name for e in exps) or 'no expanders'}, top view")
+    more = (f"seats 7-{pm.seats} repeat these blocks on a second board (protohat-12-seats-board2.svg)"
+            if board == 1 and pm.seats > 6 else "a second board for seats 7-12: protohat-12-seats-board2.svg"
+            if board == 1 else "the link header's wires run to the same pins on the HAT (same rails, I2C, GPIOs)")
     k = 9.0  # px per mm: big enough to read, the grid is still the true 2.54 mm
     ox, oy = 40.0, 110.0
-    w, h = int(ox * 2 + HAT_W * k + 300), int(oy + HAT_H * k + 60)
+    w, h = int(ox * 2 + HAT_W * k + 340), int(oy + HAT_H * k + 60)
 
     def X(mm: float) -> float:
         return round(ox + mm * k, 2)
@@ -284,25 +299,32 @@ def protohat_svg(pm: PinMap) -> str:
 
     s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" {FONT} '
          f'font-size="12">', f'<rect width="{w}" height="{h}" fill="white"/>',
-         f'<text x="20" y="30" font-size="18" font-weight="bold">Proto HAT placement plan ({len(seats)} seats, '
-         f'{len(exps)} expanders), top view</text>',
-         '<text x="20" y="50" fill="#555">65 x 56.5 mm HAT, 2.54 mm hole grid drawn to scale; '
+         f'<text x="20" y="30" font-size="18" font-weight="bold">{escape(first)}</text>',
+         '<text x="20" y="50" fill="#555">65 x 56.5 mm board, 2.54 mm hole grid drawn to scale; '
          'wire it from the wiring diagram and the light driver schematic</text>',
-         '<text x="20" y="68" fill="#555">seats 7-12 repeat the expander and driver blocks on a second board '
-         '(not drawn)</text>',
+         f'<text x="20" y="68" fill="#555">{escape(more)}</text>',
          f'<rect x="{X(0)}" y="{Y(0)}" width="{HAT_W * k}" height="{HAT_H * k}" rx="{3 * k}" fill="#1f6b3a" '
          f'stroke="#333" stroke-width="2"/>']
     for col in range(23):
         for row in range(18):
             hx, hy = hole(col, row)
             s.append(f'<circle cx="{X(hx)}" cy="{Y(hy)}" r="{0.5 * k}" fill="#c9a74a"/>')
-    # Pi header along the top edge: 2 x 20, pin 1 at the left, odd pins on the inner row
-    for n in range(20):
-        for r, pin in ((1, 2 * n + 1), (0, 2 * n + 2)):
-            x, y = 7.1 + n * PITCH, 3.5 + (r - 0.5) * PITCH
-            s.append(f'<rect x="{X(x) - 0.9 * k}" y="{Y(y) - 0.9 * k}" width="{1.8 * k}" height="{1.8 * k}" '
-                     f'fill="#222" data-pin="{pin}"/>')
-    s.append(f'<text x="{X(7.1)}" y="{Y(0) - 6}" fill="#222">Pi header, pin 1 here (odd pins inner row)</text>')
+    if board == 1:
+        # Pi header along the top edge: 2 x 20, pin 1 at the left, odd pins on the inner row
+        for n in range(20):
+            for r, pin in ((1, 2 * n + 1), (0, 2 * n + 2)):
+                x, y = 7.1 + n * PITCH, 3.5 + (r - 0.5) * PITCH
+                s.append(f'<rect x="{X(x) - 0.9 * k}" y="{Y(y) - 0.9 * k}" width="{1.8 * k}" height="{1.8 * k}" '
+                         f'fill="#222" data-pin="{pin}"/>')
+        s.append(f'<text x="{X(7.1)}" y="{Y(0) - 6}" fill="#222">Pi header, pin 1 here (odd pins inner row)</text>')
+    else:
+        for n, (name, _) in enumerate(link):
+            x = 5.0 + n * PITCH
+            s.append(f'<rect x="{X(x) - 0.9 * k}" y="{Y(5.0) - 0.9 * k}" width="{1.8 * k}" height="{1.8 * k}" '
+                     f'fill="#222" data-link="{escape(name)}"/>')
+            s.append(f'<text x="{X(x)}" y="{Y(5.0) - 12}" fill="white" font-size="9" text-anchor="middle">{n + 1}'
+                     f'</text>')
+        s.append(f'<text x="{X(5.0)}" y="{Y(0) - 6}" fill="#222">link header to the HAT, pin 1 here</text>')
 
     def part(col: float, row: float, cols: float, rows: float, fill: str, label: str, sub: str = "") -> None:
         x, y = hole(col, row)
@@ -321,7 +343,7 @@ def protohat_svg(pm: PinMap) -> str:
         r0 = 1 + i * 6
         part(0, r0, 14, 4, "#333", f"{exp.name} MCP23017 at 0x{exp.address:02X}",
              "socket; pin 1 bottom left, notch left")
-        part(8, r0 + 4, 2, 1, "#c0392b", f"C{i + 1}")  # across pins 9 (VDD) and 10 (VSS)
+        part(8, r0 + 4, 2, 1, "#c0392b", f"C{exp.name[1:] or i + 1}")  # across pins 9 (VDD) and 10 (VSS)
     for j, panel in enumerate(seats):
         col = 16 + (j % 2) * 4
         row = 1 + (j // 2) * 4
@@ -334,12 +356,14 @@ def protohat_svg(pm: PinMap) -> str:
         part(col, row, 4, 2, "#2c3e50", f"seat {panel.seat}", "2 x 4")
     part(16, 13, 3, 3, "#5b2c6f", "C470u", "5 V")
     part(20, 13, 2, 2, "#c0392b", "C10u", "3V3")
-    part(20, 16, 2, 1, "#c2185b", "SHDN")
+    if board == 1:
+        part(20, 16, 2, 1, "#c2185b", "SHDN")
     # legend on the right
     lx, ly = X(HAT_W) + 30, oy + 10
+    src = "header" if board == 1 else "link"
     legend = [
-        f"E1-E{len(exps)}: MCP23017 in a DIP-28 socket",
-        "  C1, C2: 100 nF right across pins 9-10",
+        f"{', '.join(e.name for e in exps)}: MCP23017 in a DIP-28 socket",
+        f"  {', '.join('C' + (e.name[1:] or '') for e in exps)}: 100 nF right across pins 9-10",
         "Q + RB + RPD: one light driver per seat",
         "  TO-92 flat face to the header: E B C",
         "  RB 680 ohm from the seat's GPIO to B",
@@ -347,21 +371,37 @@ def protohat_svg(pm: PinMap) -> str:
         "seat N: 2 x 4 header, cores 1-8 as",
         "  the seat cable (pin 1 = white/orange)",
         "C470u: 5 V LED rail; C10u: 3V3 rail",
-        "SHDN: 2 pins to the shutdown button",
-        "",
+        "SHDN: 2 pins to the shutdown button" if board == 1 else "",
         "Rails (run bare wire along the edge strips):",
-        "  3V3 from header pin 1: expander VDD,",
+        f"  3V3 from {src} pin 1: expander VDD,",
         "    RESET, address pins tied high",
-        "  5 V from header pin 2/4: LED+ (core 4)",
-        "  GND from header pin 6/9/14: VSS, emitters,",
+        f"  5 V LED rail from {src} pin {'2/4' if board == 1 else 2}: LED+ (core 4)",
+        f"  GND from {src} pin {'6/9/14' if board == 1 else 3}: VSS, emitters,",
         "    cores 7 + 8, address pins tied low",
         "Never run the expanders from 5 V.",
     ]
+    if link:
+        legend += ["12 seats: the second 5 V supply feeds the LED", "  rails of both boards, not the Pi (GND joined)",
+                   "", "Link header (to the HAT):"]
+        legend += [f"  {n + 1}: {name} ({to})" for n, (name, to) in enumerate(link)]
     for n, text in enumerate(legend):
         indent = 14 if text.startswith("  ") else 0
         s.append(f'<text x="{lx + indent}" y="{ly + n * 19}">{escape(text.strip())}</text>')
+    h = max(h, int(ly + len(legend) * 19 + 10))
+    s[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" {FONT} '
+            f'font-size="12">')
+    s[1] = f'<rect width="{w}" height="{h}" fill="white"/>'
     s.append("</svg>")
     return "\n".join(s) + "\n"
+
+
+def _link_pins(pm: PinMap, exps: list[Expander], seats: list[Panel]) -> list[tuple[str, str]]:
+    """The second board's link to the HAT: rails, I2C, its expanders' INT lines, its seats' light GPIOs."""
+    pins = [("3V3", "header pin 1"), ("LED 5V", "the HAT's LED rail"), ("GND", "header pin 6"),
+            ("SDA", "GPIO2, pin 3"), ("SCL", "GPIO3, pin 5")]
+    pins += [(f"{e.name} INTA", f"GPIO{e.interrupt.bcm}, pin {e.interrupt.physical}") for e in exps]
+    pins += [(f"seat {p.seat} light", f"GPIO{p.light.bcm}, pin {p.light.physical}") for p in seats]
+    return pins
 
 
 # ---------------------------------------------------------------------------------------
@@ -487,6 +527,7 @@ def pictures() -> dict[str, Callable[[], str | bytes]]:
         "led-driver.svg": lambda: led_driver_svg(six),
         "seat-cable.svg": lambda: seat_cable_svg(six),
         "protohat-6-seats.svg": lambda: protohat_svg(six),
+        "protohat-12-seats-board2.svg": lambda: protohat_svg(twelve, board=2),
         "drill-template.svg": lambda: drill_template_svg(six.buttons),
         "drill-template.pdf": lambda: drill_template_pdf(drill_template_svg(six.buttons)),
     }

@@ -301,3 +301,22 @@ def test_bom_rejects_counts_a_table_cannot_have_in_one_line_with_exit_2(
     assert main(["bom", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_proto_plans_place_each_boards_expanders_and_drivers_and_link_the_second_board() -> None:
+    twelve = load_pinmap(MAPS[1])
+    one = ET.fromstring(drawings.protohat_svg(twelve, board=1))
+    two = ET.fromstring(drawings.protohat_svg(twelve, board=2))
+
+    def texts(root: ET.Element) -> str:
+        return " | ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+
+    assert "E1 MCP23017 at 0x20" in texts(one) and "E3" not in texts(one) and "Q6" in texts(one)
+    assert "E3 MCP23017 at 0x22" in texts(two) and "E4 MCP23017 at 0x23" in texts(two) and "Q12" in texts(two)
+    assert len([r for r in one.iter(f"{SVG}rect") if "data-pin" in r.attrib]) == 40, "the Pi's 2 x 20 header"
+    link = [r.attrib["data-link"] for r in two.iter(f"{SVG}rect") if "data-link" in r.attrib]
+    assert link[:5] == ["3V3", "LED 5V", "GND", "SDA", "SCL"]
+    assert link[5:] == ["E3 INTA", "E4 INTA"] + [f"seat {n} light" for n in range(7, 13)]
+    assert "E3 INTA (GPIO27, pin 13)" in texts(two), "the link names the HAT pin each line goes to"
+    with pytest.raises(ValueError, match="board 2 has no seats"):
+        drawings.protohat_svg(load_pinmap(MAPS[0]), board=2)
