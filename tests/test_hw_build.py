@@ -214,10 +214,9 @@ def test_drill_template_pdf_is_a4_and_prints_holes_40_mm_apart_and_a_100_mm_bar(
     assert [round(b - a, 1) for a, b in zip(centres, centres[1:])] == [40.0, 40.0, 40.0]
     half_chord = [(b - a) / 2 for a, b in zip(crossings[::2], crossings[1::2])]
     assert all(abs(c - math.sqrt(15**2 - 10**2)) < 0.2 for c in half_chord), "30 mm diameter"
-    # the scale bar: one black run 100 mm long
-    y = int(140 * 10) * w * 3
-    bar = [max(px[y + i * 3:y + i * 3 + 3]) < 60 for i in range(w)]
-    assert abs(sum(bar) - 1000) <= 4
+    # the scale bar's 4 mm ticks at 0, 50 and 100 mm, read 2.5 mm above the bar
+    ticks = black_runs(140 - 2.5)
+    assert [round(t - ticks[0], 1) for t in ticks] == [0.0, 50.0, 100.0]
 
 
 # ---------------------------------------------------------------------------------------
