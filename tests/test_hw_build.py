@@ -319,3 +319,15 @@ def test_proto_plans_place_each_boards_expanders_and_drivers_and_link_the_second
     assert "E3 INTA (GPIO27, pin 13)" in texts(two), "the link names the HAT pin each line goes to"
     with pytest.raises(ValueError, match="board 2 has no seats"):
         drawings.protohat_svg(load_pinmap(MAPS[0]), board=2)
+
+
+def test_build_guide_quotes_the_budget_the_bom_command_computes() -> None:
+    """The guide's power table is typed by hand: it must carry today's figures for 6 and 12 seats."""
+    guide = Path("docs/build-guide.md").read_text()
+    for seats in (6, 12):
+        b = bom.power_budget(seats)
+        assert f"{b.total_5v_a:.3f} A = {b.total_w:.1f} W" in guide
+        assert f"{b.share:.0%}".replace("%", " %") in guide
+        for load in b.loads:
+            assert f"{load.amps:.3f} A" in guide, load.what
+    assert f"About US${bom.build_bom(6, 2).total_usd:.0f}" in guide
