@@ -27,7 +27,7 @@ from typing import Any
 # Electrical design figures.  Each is a datasheet limit or a stated design value; the
 # build guide quotes them and the tests recompute the LED driver from them.
 
-SUPPLY_V = 5.1            # Raspberry Pi 27 W USB-C supply (SC1153): 5.1 V
+SUPPLY_V = 5.1            # Raspberry Pi 27 W USB-C supply: 5.1 V
 SUPPLY_A = 5.0            # ... at 5 A
 HEADROOM = 0.8            # keep the budget under 80 % of the supply
 LED_V = 5.0               # the button LEDs' rated supply (built-in series resistor)
@@ -207,19 +207,19 @@ def build_bom(seats: int, burritos: int = 2, badges: int | None = None, cable_m:
     n, e, nodes = seats, expanders_for(seats), burritos + badges
     extra_boards = 1 if n > 6 else 0
     lines = [
-        Line("PI", 1, "Raspberry Pi 5, 4 GB", "SC1112", "computer", 60),
-        Line("PSU", 1, "Raspberry Pi 27 W USB-C power supply, 5.1 V 5 A", "SC1153", "computer", 12),
+        Line("PI", 1, "Raspberry Pi 5, 4 GB", "Raspberry Pi 5 4GB", "computer", 60),
+        Line("PSU", 1, "Raspberry Pi 27 W USB-C power supply, 5.1 V 5 A", "official 27W USB-C PSU", "computer", 12),
         Line("SD", 1, "microSD card 32 GB, A1", "SanDisk SDSQUA4-032G", "computer", 8),
-        Line("COOL", 1, "Raspberry Pi 5 Active Cooler (it sits in a closed box under the table)", "SC1148",
+        Line("COOL", 1, "Raspberry Pi 5 Active Cooler (it sits in a closed box under the table)", "official Active Cooler",
              "computer", 5),
         Line("TV", 1, "TV or monitor with an HDMI input, 32 in or larger, on its own mains supply", "any",
              "display and sound", 150, "not on the Pi's supply"),
-        Line("HDMI", 1, "micro-HDMI to HDMI cable, 2 m", "SC1121 (1 m) or any", "display and sound", 8),
+        Line("HDMI", 1, "micro-HDMI to HDMI cable, 2 m", "any", "display and sound", 8),
         Line("USBA", 1, "USB audio adapter, stereo line out (the Pi 5 has no analogue audio)", "C-Media CM108 dongle",
              "display and sound", 8, "or use the TV's speakers over HDMI and skip USBA/AMP/SPK/AUX"),
-        Line("AMP", 1, "class-D amplifier board 2 x 3 W, 5 V", "PAM8403 module (Adafruit 2130)",
+        Line("AMP", 1, "class-D amplifier board 2 x 3 W, 5 V", "PAM8403 module",
              "display and sound", 4),
-        Line("SPK", 2, "speaker 4 ohm 3 W, 40-50 mm", "Adafruit 1314", "display and sound", 2),
+        Line("SPK", 2, "speaker 4 ohm 3 W, 40-50 mm", "any", "display and sound", 2),
         Line("AUX", 1, "3.5 mm stereo cable, 0.3 m", "-", "display and sound", 2),
         Line("HAT", 1, "proto HAT for the Pi (header, power rails)", "Adafruit Perma-Proto HAT 2310", "driver board", 8),
         Line("HAT2", extra_boards, "second proto board for seats 7-12 (E3, E4, drivers), linked to the HAT",
@@ -261,7 +261,7 @@ def build_bom(seats: int, burritos: int = 2, badges: int | None = None, cable_m:
     budget = power_budget(seats)
     if not budget.ok:
         lines.insert(2, Line("PSU2", 1, "second 5 V supply for the button LEDs, 2 A or more, GND joined to the Pi's",
-                             "Mean Well GST25E05-P1J", "computer", 12, "the budget is over 80 % of one supply"))
+                             "Mean Well GST25E05-P1J or any 5 V 2 A+", "computer", 12, "the budget is over 80 % of one supply"))
     return Bom(seats, burritos, badges, lines, budget, led_driver(seats))
 
 
