@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from .bom import add_command as add_bom_command
 from .gpio import FactoryError, factory_name, make_factory
 from .lights import CUES
 from .mcp23017 import ExpanderError
@@ -39,6 +40,8 @@ def add_commands(subparsers: Any) -> None:
     d.add_argument("--auto", action="store_true", help="simulate every press (needs the mock factory)")
     d.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each press (default 10)")
     d.set_defaults(func=cmd_doctor)
+
+    add_bom_command(subparsers)
 
 
 def _load(config: str | None, err: TextIO) -> PinMap | None:

@@ -55,8 +55,8 @@ def test_pins_markdown_and_svg_are_generated_from_the_map(tmp_path: Path, capsys
 
 def test_committed_wiring_diagram_and_tables_match_the_default_pin_map() -> None:
     pm = load_pinmap("hardware/pinmap.toml")
-    # regenerate with: burrito-table pins --config hardware/pinmap.toml --markdown --svg docs/wiring-6-seats.svg
-    assert Path("docs/wiring-6-seats.svg").read_text() == wiring_svg(pm)
+    # regenerate with: python -m hardware.drawings (all of docs/build/)
+    assert Path("docs/build/wiring-6-seats.svg").read_text() == wiring_svg(pm)
     assert markdown_table(pm) in Path("docs/hardware.md").read_text()
 
 

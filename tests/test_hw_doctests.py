@@ -8,7 +8,7 @@ import importlib
 import pytest
 from gpiozero import Device
 
-MODULES = ["events", "header", "pinmap", "debounce", "source", "keyboard", "simbus", "lights", "panels", "wiring"]
+MODULES = ["events", "header", "pinmap", "debounce", "source", "keyboard", "simbus", "lights", "panels", "wiring", "bom", "drawings"]
 
 
 @pytest.mark.parametrize("name", MODULES)
