@@ -105,10 +105,13 @@ class EdgeClock:
         self.factory = factory
         self.now = now
         self.offset: float | None = None
+        #: False when ``now`` is a simulated clock that presses are made on: an edge then happens at ``now``, and the
+        #: pin's real-time age (thread scheduling) would leak wall-clock jitter into table time.
+        self.use_ticks = True
 
     def to_host(self, ticks: Any) -> float:
         now = self.now()
-        if ticks is None:
+        if ticks is None or not self.use_ticks:
             return now
         try:
             age = self.factory.ticks_diff(self.factory.ticks(), ticks)

@@ -29,11 +29,13 @@ def demo_pinmap() -> PinMap:
 
 
 def retime(panels: PanelTable, clock: Callable[[], float]) -> None:
-    """Make the panels stamp edges on ``clock`` (the pins' own ticks still give each edge's age)."""
+    """Make the panels stamp edges on ``clock``: a simulated press happens at the clock's now, whatever the threads."""
     if panels.gpio is not None:
         panels.gpio.clock.now = clock
+        panels.gpio.clock.use_ticks = False
     if panels.expanders is not None:
         panels.expanders.edge_clock.now = clock
+        panels.expanders.edge_clock.use_ticks = False
         panels.expanders.clock = clock
     panels.source.clock = clock
 
