@@ -27,7 +27,7 @@ from firmware_bridge.host.events import DeviceEvent, HeartbeatEvent, LinkEvent
 from firmware_bridge.host.link import SerialLink
 from firmware_bridge.host.pairing import Pairing, PairingStore
 from firmware_bridge.host.status import DEFAULT, StatusWriter, default_status_path
-from firmware_bridge.host.tracestore import TraceRecord
+from firmware_bridge.host.tracestore import TraceRecord, prune
 
 RECEIVER = "receiver"
 HOST_MAC = b"\x00\x00\x00\x00\x00\x00"
@@ -199,7 +199,8 @@ class DeviceHost:
         self.unpaired_seen: dict[str, int] = {}
         self.stats = {"frames": 0, "malformed": 0, "duplicate": 0, "unpaired": 0, "deferred_unsynced": 0,
                       "events": 0, "acks_sent": 0, "tsync_sent": 0, "kind_mismatch": 0, "write_failures": 0,
-                      "stale": 0, "trace_chunks": 0, "traces": 0, "traces_incomplete": 0, "config_sent": 0}
+                      "stale": 0, "trace_chunks": 0, "traces": 0, "traces_incomplete": 0, "config_sent": 0,
+                      "trace_write_failures": 0}
         self._config: tuple[int, dict[str, float], list[bytes]] | None = None
         self.trace_dir = Path(trace_dir) if trace_dir is not None else None
         self.on_trace: list[Callable[[TraceRecord], None]] = []
@@ -493,8 +494,10 @@ class DeviceHost:
         if self.trace_dir is not None:
             try:
                 rec.save(self.trace_dir)
+                if self.stats["traces"] % 100 == 1:
+                    prune(self.trace_dir)
             except OSError:
-                self.stats["trace_write_failures"] = self.stats.get("trace_write_failures", 0) + 1
+                self.stats["trace_write_failures"] += 1
         for fn in list(self.on_trace):
             fn(rec)
 
@@ -560,7 +563,8 @@ class DeviceHost:
         if now < dev.next_sync:
             return False
         period = self.sync_s if dev.sync.converged else self.sync_fast_s
-        dev.next_sync = dev.next_sync + period if now - dev.next_sync < period else now + period
+        # a late tick is caught up (up to two periods behind); past that -- a stalled process -- the schedule restarts
+        dev.next_sync = dev.next_sync + period if now - dev.next_sync < 2 * period else now + period
         return True
 
     def tick(self, now: float | None = None) -> None:
@@ -611,6 +615,16 @@ class DeviceHost:
                 "unpaired": dict(self.unpaired_seen),
                 "config_version": cfg[0] if cfg is not None else None}
 
+    def _next_due(self) -> float:
+        """The earliest time-sync request due: the tick loop wakes for it instead of up to ``tick_s`` late."""
+        with self._lock:
+            devs = [d for d in self._devices.values() if d.online]
+            if self._receiver is not None and self._receiver.online:
+                devs.append(self._receiver)
+            return min((d.next_sync for d in devs), default=float("inf"))
+
     def _tick_loop(self) -> None:
-        while not self._stop.wait(self.tick_s):
+        wait = self.tick_s
+        while not self._stop.wait(wait):
             self.tick()
+            wait = max(0.001, min(self.tick_s, self._next_due() - self.clock()))

@@ -32,6 +32,31 @@ from typing import Any
 ALIGN_TOLERANCE_S = 0.001  # journal times are rounded to 1 us and to 0.1 ms for "t"; device times are exact
 
 
+KEEP_TRACES = 3000  # trace files kept in a directory the host writes (oldest go first): ~100 MB
+
+
+def default_trace_dir() -> Path:
+    """``$BURRITO_TRACES``, else ``$XDG_DATA_HOME/burrito-table/traces`` (``~/.local/share/...``)."""
+    env = os.environ.get("BURRITO_TRACES")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "burrito-table" / "traces"
+
+
+def prune(directory: Path, keep: int = KEEP_TRACES) -> int:
+    """Delete the oldest trace files beyond ``keep`` so a table that runs for months never fills its card."""
+    files = sorted(directory.glob("*.json"), key=lambda p: p.stat().st_mtime)
+    gone = 0
+    for p in files[:max(0, len(files) - keep)]:
+        try:
+            p.unlink()
+            gone += 1
+        except OSError:
+            pass
+    return gone
+
+
 class TraceStoreError(ValueError):
     """A trace file or journal that cannot be read: one line naming the file and the problem."""
 
