@@ -81,6 +81,7 @@ class _Boot:
         self.sync = ClockSync()
         self.seen: set[int] = set()
         self.max_seq = 0
+        self.top = 0  # highest seq of any frame of this boot
 
     def is_duplicate(self, seq: int) -> bool:
         return seq in self.seen or seq <= self.max_seq - DEDUPE_WINDOW
@@ -145,16 +146,17 @@ class _Device:
 
         A new boot is a boot id never seen before for this device -- not merely one that differs from the last, so a
         late frame of an earlier boot never resets the current one. One exception: a first HELLO (seq 1, not a
-        resend) with a remembered id is the device picking that random id again, so it starts afresh.
+        resend) of a remembered id after later frames of it is the device picking that random id again: afresh.
         """
-        if boot == self.cur.boot:
-            return self.cur, True
         old = self.boots.get(boot)
-        fresh_hello = mtype == proto.HELLO and seq == 1 and not flags & proto.FLAG_RESEND
-        if old is not None and not fresh_hello:
-            return old, False
+        restart = old is not None and mtype == proto.HELLO and seq == 1 and not flags & proto.FLAG_RESEND \
+            and old.top > 1
+        if old is not None and not restart:
+            old.top = max(old.top, seq)
+            return old, old is self.cur
         self.boots.pop(boot, None)
         b = self.boots[boot] = _Boot(boot)
+        b.top = seq
         while len(self.boots) > MAX_BOOTS:
             del self.boots[next(iter(self.boots))]
         self.cur = b
@@ -386,7 +388,8 @@ class DeviceHost:
         elif mtype == proto.HELLO:
             dev.firmware = "%d.%d.%d" % fields[:3]
             dev.rate_hz = fields[4]
-            self._params_reported(dev, fields[5] if len(fields) > 5 else 0)
+            if len(fields) > 5:  # a 1.0 device does not say: its version stays unknown
+                self._params_reported(dev, fields[5])
             self._ack(mac, mtype, boot, seq)
         elif mtype == proto.CONFIG_ACK:
             self._on_config_ack(dev, fields)
