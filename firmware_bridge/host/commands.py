@@ -159,15 +159,21 @@ def _own_snapshot(args: argparse.Namespace, store: PairingStore) -> tuple[dict |
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
-    """Health of every device: from the running table's published status, else from the receiver itself."""
+    """Health of every device: from the running table's published status, else from the receiver itself.
+
+    ``--port`` opens the receiver (it must be free); ``--status`` reads only the status file; with neither, the
+    default status file is read if a live table wrote it, and the default receiver is opened otherwise.
+    """
     status = args.status if args.status is not None else default_status_path()
     shown = 0
     while True:
         try:
+            if args.port is not None and args.status is None:
+                raise StatusError("--port given: reading the receiver itself")
             doc = read_status(status)
             where = f"(from the running table, {status})"
         except StatusError as exc:
-            if args.status is not None or args.watch:
+            if args.status is not None or (args.watch and args.port is None):
                 print(f"burrito-table devices: {exc}", file=sys.stderr)
                 return 1
             try:
