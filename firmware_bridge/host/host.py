@@ -57,7 +57,7 @@ class DeviceHealth:
     drift_ppm: float
     sync_samples: int
     sync_rejected: int
-    rtt_us: float | None
+    rtt_us: float | None  # round trip of the last accepted time-sync sample
     events: int
     duplicates: int
     deferred: int
@@ -136,7 +136,7 @@ class _Device:
         uptime = s.to_device_us(now * 1e6) / 1e6 if s.synced else None
         return DeviceHealth(self.name, proto.mac_str(self.mac), self.kind, self.seat, self.online, self.last_seen,
                             self.firmware, self.battery_mv, self.battery_pct, self.link_pct, self.rssi, s.synced,
-                            s.offset_us, s.drift_ppm, s.accepted, s.rejected_rtt + s.rejected_outlier, s.last_rtt_us,
+                            s.offset_us, s.drift_ppm, s.accepted, s.rejected_rtt + s.rejected_outlier, s.accepted_rtt_us,
                             self.events, self.duplicates, self.deferred, self.malformed, self.device_pending,
                             self.device_gave_up, self.boot, uptime, self.params_version, self.cfg_state,
                             self.traces, self.traces_dropped, self.stale)
