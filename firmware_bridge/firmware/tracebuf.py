@@ -130,11 +130,11 @@ class TraceBuffer:
             k += 1
         if first < 0:
             return b"", 0
-        out = bytearray()
-        for k in range(first, last - 1, -1):  # oldest to newest
-            i = (self.head - 1 - k) % self.n
-            out += self.ring[i * REC:(i + 1) * REC]
-        return bytes(out), t_first
+        lo = (self.head - 1 - first) % self.n  # oldest record wanted
+        hi = (self.head - 1 - last) % self.n  # newest record wanted
+        if lo <= hi:  # one or two slices: no per-sample allocation (MicroPython's heap is small)
+            return bytes(self.ring[lo * REC:(hi + 1) * REC]), t_first
+        return bytes(self.ring[lo * REC:]) + bytes(self.ring[:(hi + 1) * REC]), t_first
 
     def _bounds(self, data, t_first):
         """Where each chunk starts (record index, full time): every SAMPLES_PER_CHUNK records or at a long gap."""
