@@ -219,7 +219,9 @@ def align(labels: list[Label], traces: list[TraceRecord]) -> float | None:
                 cands.append(d)
     if not votes:
         return None
-    best, _n = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))
+    best, n = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))
+    if n < min(2, len(labels)):
+        return None  # with two or more labels, one lone coincidence is no evidence of where the game sits
     near = sorted(c for c in cands if abs(c - best * ALIGN_TOLERANCE_S) <= ALIGN_TOLERANCE_S)
     return near[len(near) // 2]
 
