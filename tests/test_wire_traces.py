@@ -177,3 +177,34 @@ def test_config_parts_split_and_round_trip_every_parameter() -> None:
     for p in parts:
         back.update(proto.config_entries(p))
     assert back == params
+
+
+def test_traces_push_reaches_a_running_table_through_its_parameter_file(tmp_path, capsys) -> None:
+    """While a table owns the receiver, ``traces push`` installs the file where the table's host watches it; the host
+    pushes it and the command follows the published status until every device runs it. A later version replaces it;
+    a broken file is reported in the status and changes nothing."""
+    vt = VirtualTable(link=tmp_path / "tty", seed=6)
+    vt.add("burrito")
+    vt.add("badge")
+    store = PairingStore(tmp_path / "p.json")
+    vt.pair_all(store)
+    vt.start()
+    status, watched = tmp_path / "status.json", tmp_path / "cfg" / "detector-params.json"
+    host = DeviceHost(vt.path, store, status_path=status, params_path=watched).start()
+    try:
+        wait_for(lambda: status.exists() and len(host.health()) == 3, 10, "the table never published its status")
+        for version in (4, 5):
+            params = tmp_path / f"p{version}.json"
+            params.write_text(json.dumps({"version": version, "params": {"HARD_G": 4.0 + version / 10}}))
+            assert run(["traces", "push", str(params), "--status", str(status)]) == 0
+            out = capsys.readouterr().out
+            assert f"installed as {watched}" in out and out.count(f"runs version {version}") == 2
+            assert {d.params_version for d in vt.devices.values()} == {version}
+        watched.write_text("{not json")
+        wait_for(lambda: "not JSON" in json.loads(status.read_text()).get("params_error", ""), 5,
+                 "a broken parameter file was not reported")
+        assert host.counters["params_errors"] == 1 and set(host.config_report().values()) == {(5, "applied")}
+        assert host.link.connects == 1  # the command never opened the receiver
+    finally:
+        host.stop()
+        vt.stop()

@@ -15,6 +15,7 @@ from pathlib import Path
 from firmware_bridge.firmware import proto
 from firmware_bridge.host.host import DeviceHost
 from firmware_bridge.host.pairing import PairingError, PairingStore
+from firmware_bridge.host.params import default_params_path, install_params, load_params
 from firmware_bridge.host.status import StatusError, default_status_path, read_status
 from firmware_bridge.host.tracestore import TraceStoreError, default_trace_dir
 
@@ -80,10 +81,14 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--game", type=int, default=None, help="only this game of the journal (default: all)")
     r.set_defaults(func=cmd_traces_record)
     u = sub.add_parser("push", help="send a detector parameter file to every paired device and report versions",
-                       description='PARAMS.json is {"version": N, "params": {name: number}}. Exits 0 once every '
-                                   "paired device that is on reports running version N, 1 if some did not within "
-                                   "--timeout, 2 for a bad file or a rejected parameter set.")
+                       description='PARAMS.json is {"version": N, "params": {name: number}}. While a table runs, '
+                                   "the file is installed where its device host watches and the table pushes it; "
+                                   "otherwise (or with --port) the receiver is opened here. Exits 0 once every "
+                                   "paired device reports running version N, 1 if some did not within --timeout, "
+                                   "2 for a bad file or a rejected parameter set.")
     _common(u)
+    u.add_argument("--status", type=Path, default=None,
+                   help=f"status file of the running table (default {default_status_path()})")
     u.add_argument("params", type=Path, metavar="PARAMS.json")
     u.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for every device (default 10)")
     u.set_defaults(func=cmd_traces_push)
@@ -272,33 +277,6 @@ def cmd_virtual_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_params(path: Path) -> tuple[int, dict[str, float]]:
-    """A parameter file ``{"version": N, "params": {name: number}}``; ValueError naming the file and the problem."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("params"), dict):
-        raise ValueError(f'{path}: expected {{"version": N, "params": {{name: number}}}}')
-    version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 0xFFFF:
-        raise ValueError(f"{path}: version must be an integer 1-65535, not {version!r}")
-    params: dict[str, float] = {}
-    for name, value in doc["params"].items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise ValueError(f"{path}: params.{name}: must be a number, not {value!r}")
-        params[name] = value
-    try:
-        proto.config_parts(version, params)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    return version, params
-
-
 def cmd_traces_record(args: argparse.Namespace) -> int:
     from firmware_bridge.host.tracestore import record
 
@@ -319,11 +297,69 @@ def cmd_traces_record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _push_report(names: list[str], report: dict[str, tuple[int | None, str]], version: int,
+                 params: Path) -> int:
+    for name in names:
+        running, state = report.get(name, (None, "unseen"))
+        print(f"{name:<12} runs version {'?' if running is None else running:<5} {state or 'unseen'}")
+    states = [report.get(n, (None, "unseen"))[1] for n in names]
+    if "rejected" in states:
+        print(f"burrito-table traces push: {params}: a device rejected version {version} "
+              "(a parameter name its firmware does not know)", file=sys.stderr)
+        return 2
+    return 0 if all(s == "applied" for s in states) else 1
+
+
+def _push_through_table(args: argparse.Namespace, version: int, doc: dict) -> int:
+    """The table owns the receiver: install the file where its host watches, then follow its published status."""
+    dest = Path(doc["params_path"])
+    try:
+        install_params(args.params, dest)
+    except OSError as exc:
+        print(f"burrito-table traces push: {dest}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"installed as {dest}; the running table pushes it")
+    status = args.status if args.status is not None else default_status_path()
+    names = [p["name"] for p in doc.get("paired", [])]
+    end = time.monotonic() + args.timeout
+    report: dict[str, tuple[int | None, str]] = {}
+    while time.monotonic() < end:
+        time.sleep(0.2)
+        try:
+            doc = read_status(status)
+        except StatusError:
+            continue
+        if doc.get("config_version") != version:
+            continue
+        report = {h["name"]: (h.get("params_version"), h.get("config_state", "")) for h in doc["devices"]}
+        if all(report.get(n, (None, ""))[1] in ("applied", "rejected") for n in names):
+            break
+    return _push_report(names, report, version, args.params)
+
+
 def cmd_traces_push(args: argparse.Namespace) -> int:
+    """Push a parameter file: through the running table if one publishes its status, else over the receiver."""
     try:
         version, params = load_params(args.params)
+    except ValueError as exc:
+        print(f"burrito-table traces push: {exc}", file=sys.stderr)
+        return 2
+    if args.port is None:
+        try:
+            doc = read_status(args.status if args.status is not None else default_status_path())
+        except StatusError as exc:
+            if args.status is not None:
+                print(f"burrito-table traces push: {exc}", file=sys.stderr)
+                return 1
+        else:
+            if doc.get("params_path"):
+                return _push_through_table(args, version, doc)
+            print(f"burrito-table traces push: the running table (pid {doc.get('pid')}) watches no parameter "
+                  f"file; stop it or start it with one ({default_params_path()})", file=sys.stderr)
+            return 1
+    try:
         store = _store(args.pairings)
-    except (ValueError, PairingError) as exc:
+    except PairingError as exc:
         print(f"burrito-table traces push: {exc}", file=sys.stderr)
         return 2
     host = DeviceHost(args.port or default_port(), store, status_path=None).start()
@@ -333,24 +369,13 @@ def cmd_traces_push(args: argparse.Namespace) -> int:
         report: dict[str, tuple[int | None, str]] = {}
         while time.monotonic() < end:
             time.sleep(0.1)
-            online = {h.name for h in host.health() if h.online and h.kind != "receiver"}
             report = host.config_report()
-            if online and all(report.get(n, (None, ""))[1] in ("applied", "rejected") for n in online) and \
-                    len(online) == len(store.all()):
+            if all(report.get(p.name, (None, ""))[1] in ("applied", "rejected") for p in store.all()):
                 break
         if not host.link.connected:
             print(f"burrito-table traces push: receiver {host.link.url} not open: {host.link.last_open_error}",
                   file=sys.stderr)
             return 1
-        for p in store.all():
-            running, state = report.get(p.name, (None, "unseen"))
-            print(f"{p.name:<12} runs version {'?' if running is None else running:<5} "
-                  f"{state or 'unseen'}")
-        states = [report.get(p.name, (None, "unseen"))[1] for p in store.all()]
-        if "rejected" in states:
-            print(f"burrito-table traces push: {args.params}: a device rejected version {version} "
-                  "(a parameter name its firmware does not know)", file=sys.stderr)
-            return 2
-        return 0 if all(s == "applied" for s in states) else 1
+        return _push_report([p.name for p in store.all()], report, version, args.params)
     finally:
         host.stop()

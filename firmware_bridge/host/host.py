@@ -26,6 +26,7 @@ from firmware_bridge.host.clocksync import ClockSync
 from firmware_bridge.host.events import DeviceEvent, HeartbeatEvent, LinkEvent
 from firmware_bridge.host.link import SerialLink
 from firmware_bridge.host.pairing import Pairing, PairingStore
+from firmware_bridge.host.params import load_params
 from firmware_bridge.host.status import DEFAULT, StatusWriter, default_status_path
 from firmware_bridge.host.tracestore import TraceRecord, prune
 
@@ -175,13 +176,15 @@ class DeviceHost:
     (``time.monotonic``; table time is this clock). ``status_path``: where the device status is published every
     second for ``burrito-table devices`` (default: ``status.default_status_path()``; None: not published).
     ``trace_dir``: where fetched event traces are saved (None: kept only for ``on_trace`` listeners).
+    ``params_path``: a detector parameter file watched once a second and pushed to the devices whenever it changes.
     """
 
     def __init__(self, port: str, pairings: PairingStore | None = None, events: queue.Queue | None = None, *,
                  clock: Callable[[], float] = time.monotonic, offline_after_s: float = 3.0,
                  sync_fast_hz: float = 20.0, sync_hz: float = 4.0, tick_s: float = 0.02,
                  retry_s: float = 0.1, status_path: str | os.PathLike[str] | None | object = DEFAULT,
-                 trace_dir: str | os.PathLike[str] | None = None) -> None:
+                 trace_dir: str | os.PathLike[str] | None = None,
+                 params_path: str | os.PathLike[str] | None = None) -> None:
         self.pairings = pairings if pairings is not None else PairingStore(None)
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self.clock = clock
@@ -202,10 +205,14 @@ class DeviceHost:
         self.stats = {"frames": 0, "malformed": 0, "duplicate": 0, "unpaired": 0, "deferred_unsynced": 0,
                       "events": 0, "acks_sent": 0, "tsync_sent": 0, "kind_mismatch": 0, "write_failures": 0,
                       "stale": 0, "trace_chunks": 0, "traces": 0, "traces_incomplete": 0, "config_sent": 0,
-                      "trace_write_failures": 0}
+                      "trace_write_failures": 0, "params_errors": 0}
         self._config: tuple[int, dict[str, float], list[bytes]] | None = None
         self.trace_dir = Path(trace_dir) if trace_dir is not None else None
         self.on_trace: list[Callable[[TraceRecord], None]] = []
+        self.params_path = Path(params_path) if params_path is not None else None
+        self.params_error = ""
+        self._params_seen: tuple[int, int] | None = None
+        self._params_next = 0.0
         path = default_status_path() if status_path is DEFAULT else status_path
         self.status = StatusWriter(path) if path is not None else None  # type: ignore[arg-type]
         self.link = SerialLink(port, self.process, self._link_up, self._link_down, clock=clock, retry_s=retry_s)
@@ -597,7 +604,31 @@ class DeviceHost:
                 snapshot = self._status_snapshot()
         if status is not None and snapshot is not None:
             status.write(snapshot)
+        if self.params_path is not None and now >= self._params_next:
+            self._params_next = now + 1.0
+            self._watch_params(self.params_path)
 
+    def _watch_params(self, path: Path) -> None:
+        """Push the parameter file when it appears or changes; a bad file is reported, never raised."""
+        try:
+            st = path.stat()
+        except OSError:
+            return  # no file: the devices keep what they run
+        seen = (st.st_mtime_ns, st.st_size)
+        if seen == self._params_seen:
+            return
+        self._params_seen = seen
+        try:
+            version, params = load_params(path)
+        except ValueError as exc:
+            self.params_error = str(exc)
+            with self._lock:
+                self.stats["params_errors"] += 1
+            return
+        self.params_error = ""
+        cfg = self._config
+        if cfg is None or cfg[0] != version or cfg[1] != params:
+            self.push_config(version, params)
     def _push_config(self, dev: _Device, now: float) -> None:
         cfg = self._config
         if cfg is None or dev.cfg_state != "pushing" or now < dev.cfg_next:
@@ -616,7 +647,9 @@ class DeviceHost:
                 "devices": [asdict(h) for h in self.health()],
                 "paired": [asdict(p) for p in self.pairings.all()],
                 "unpaired": dict(self.unpaired_seen),
-                "config_version": cfg[0] if cfg is not None else None}
+                "config_version": cfg[0] if cfg is not None else None,
+                "params_path": str(self.params_path) if self.params_path is not None else None,
+                "params_error": self.params_error}
 
     def _next_due(self) -> float:
         """The earliest time-sync request due: the tick loop wakes for it instead of up to ``tick_s`` late."""
