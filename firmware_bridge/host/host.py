@@ -7,6 +7,8 @@ Rules it keeps (PROTOCOL.md, "Host duties"):
   is delivered, with a proper table time, once the clock is synchronised. Arrival time is never used as event time.
 - Only paired devices count. Frames from others, corrupt frames, malformed messages and duplicates are dropped and each
   drop is counted in ``stats`` (link-wide) or in the device's health record.
+- A new boot is a boot id never seen before for that device; a late frame of an earlier boot is judged against that
+  boot (its clock, its sequence numbers) and never resets the current one.
 """
 
 from __future__ import annotations
