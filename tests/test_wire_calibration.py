@@ -138,13 +138,13 @@ def test_throw_fetch_call_record_push_every_device_reports_the_new_parameters(ri
 
     # tune: `detect --tune` belongs to the detection work; until it is on main, the parameter file is written here
     params = tmp_path / "params.json"
-    params.write_text(json.dumps({"version": 2, "params": {"HARD_G": 4.2, "CONTACT_RES": 0.28}}))
+    params.write_text(json.dumps({"version": 2, "params": {"hard_g": 4.2, "contact_res": 0.28}}))
     host.stop()  # the table frees the receiver; `traces push` opens it as its own host
     assert run(["traces", "push", str(params), "--port", vt.path, "--pairings", str(pairings)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 6 and all("runs version 2" in line and "applied" in line for line in lines)
     assert {d.params_version for d in vt.devices.values()} == {2}
-    assert all(abs(d.params["HARD_G"] - 4.2) < 1e-6 for d in vt.devices.values())  # as float32 carries it
+    assert all(abs(d.params["hard_g"] - 4.2) < 1e-6 for d in vt.devices.values())  # as float32 carries it
 
 
 def test_labels_follow_the_final_call_answers_and_overturned_misses(tmp_path) -> None:

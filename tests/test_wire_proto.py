@@ -242,7 +242,7 @@ def test_protocol_md_worked_examples_match_the_code() -> None:
         proto.pack(proto.EVENT, proto.KIND_BURRITO, MAC, dev, 5, (3, 1_000_000, 9500)),
         proto.pack(proto.ACK, proto.KIND_HOST, MAC, host, 1, (proto.EVENT, dev, 5)),
         proto.pack(proto.CONFIG, proto.KIND_HOST, MAC, host, 2, (3, 0, 1),
-                   tail=proto.config_parts(3, {"HARD_G": 5.0})[0]),
+                   tail=proto.config_parts(3, {"hard_g": 5.0})[0]),
         proto.pack(proto.CONFIG_ACK, proto.KIND_BURRITO, MAC, dev, 6, (3, 0, 1, proto.CFG_APPLIED)),
         proto.pack(proto.TRACE, proto.KIND_BURRITO, MAC, dev, 7, (1, 0, 1, 1_000_000),
                    tail=struct.pack("<Hhhh", 0, 1000, 0, 2000) + struct.pack("<Hhhh", 1200, 1001, 0, 2000)),

@@ -123,9 +123,9 @@ def test_config_is_pushed_until_every_device_runs_it_and_survives_a_reboot(table
     that reboots comes back running it (it kept the parameters); a set with an unknown name is rejected and the
     devices keep what they ran."""
     vt, host, store = table
-    host.push_config(7, {"HARD_G": 5.5, "STILL_T": 240000})
+    host.push_config(7, {"hard_g": 5.5, "still_t": 240000})
     wait_for(lambda: set(host.config_report().values()) == {(7, "applied")}, 15, str(host.config_report()))
-    assert [d.params.get("HARD_G") for d in vt.devices.values()] == [5.5] * 4  # 5.5 is exact in float32
+    assert [d.params.get("hard_g") for d in vt.devices.values()] == [5.5] * 4  # 5.5 is exact in float32
     vt.power("badge-1", False)
     time.sleep(0.3)
     vt.power("badge-1", True)
@@ -146,7 +146,7 @@ def test_traces_push_command_reports_which_device_runs_which_version(tmp_path) -
     vt.start()
     try:
         params = tmp_path / "params.json"
-        params.write_text(json.dumps({"version": 3, "params": {"HARD_G": 4.0}}))
+        params.write_text(json.dumps({"version": 3, "params": {"hard_g": 4.0}}))
         assert run(["traces", "push", str(params), "--port", vt.path, "--pairings", str(store_path),
                     "--timeout", "10"]) == 0
         assert {d.params_version for d in vt.devices.values()} == {3}
@@ -157,7 +157,7 @@ def test_traces_push_command_reports_which_device_runs_which_version(tmp_path) -
 @pytest.mark.parametrize("text, problem", [
     ("{", "line 1: not JSON"),
     ('{"version": 0, "params": {}}', "version must be an integer 1-65535"),
-    ('{"version": 2, "params": {"HARD_G": "high"}}', "params.HARD_G: must be a number"),
+    ('{"version": 2, "params": {"hard_g": "high"}}', "params.hard_g: must be a number"),
     ('{"params": {}}', "version must be"),
 ])
 def test_a_bad_parameter_file_exits_2_naming_it(tmp_path, capsys, text: str, problem: str) -> None:
@@ -195,7 +195,7 @@ def test_traces_push_reaches_a_running_table_through_its_parameter_file(tmp_path
         wait_for(lambda: status.exists() and len(host.health()) == 3, 10, "the table never published its status")
         for version in (4, 5):
             params = tmp_path / f"p{version}.json"
-            params.write_text(json.dumps({"version": version, "params": {"HARD_G": 4.0 + version / 10}}))
+            params.write_text(json.dumps({"version": version, "params": {"hard_g": 4.0 + version / 10}}))
             assert run(["traces", "push", str(params), "--status", str(status)]) == 0
             out = capsys.readouterr().out
             assert f"installed as {watched}" in out and out.count(f"runs version {version}") == 2

@@ -108,12 +108,13 @@ BADGE_WIN = 30000
 BADGE_REFRACT = 150000
 RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 
-# Tunable parameters, name -> default (a parameter file sets any of them; PROTOCOL.md CONFIG pushes them).
+# Tunable parameters, name -> default: the constants above, by their lower-case names (a parameter file sets any of
+# them; PROTOCOL.md CONFIG pushes them). Detector(kind, params) and configure(params) override them per instance.
 DEFAULTS = {}
 for _name in ("STILL_STD", "STILL_DEV", "STILL_T", "LEAVE_DEV", "TREM_MIN", "TREM_HOLD_T", "TREM_PICKUP_T",
               "WINDUP_G", "WINDUP_DROP", "CONFIRM_T", "RELEASE_FRAC", "DROP_G", "DROP_T", "CONTACT_RES",
               "ONSET_RES", "HARD_G", "SHARP_G", "SHARP_FWHM", "BADGE_RES", "BADGE_MIN_G", "BADGE_FWHM"):
-    DEFAULTS[_name] = globals()[_name]
+    DEFAULTS[_name.lower()] = globals()[_name]
 
 
 class Detector:
@@ -124,7 +125,8 @@ class Detector:
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
-        self.params = dict(DEFAULTS)
+        for name in DEFAULTS:
+            setattr(self, name, DEFAULTS[name])
         if params:
             self.configure(params)
         self._n = 0
@@ -219,8 +221,15 @@ class Detector:
             v = params[name]
             if isinstance(DEFAULTS[name], int):
                 v = int(v + 0.5) if v >= 0 else int(v - 0.5)
-            self.params[name] = v
             setattr(self, name, v)
+
+    def params(self):
+        # type: () -> dict
+        """The parameters in force, name -> number."""
+        out = {}
+        for name in DEFAULTS:
+            out[name] = getattr(self, name)
+        return out
 
     def flush(self):
         # type: () -> list
