@@ -1,4 +1,4 @@
-"""Wire benchmarks: decode throughput, pty-to-queue latency, clock-sync error.
+"""Wire benchmarks: decode throughput, pty-to-queue latency, clock-sync error, sync request rates, trace fetch time.
 
     python benchmarks/bench_wire.py [--quick]
 
@@ -103,6 +103,68 @@ def bench_latency(samples: int) -> tuple[float, float]:
     return pct(lat, 0.5), pct(lat, 0.99)
 
 
+def bench_sync_rates(seconds: float) -> tuple[float, float]:
+    """Time-sync requests per second per device (a burrito and the receiver), before and after convergence, counted
+    at the host over a pty (PROTOCOL.md 7.3: 20 Hz, then 4 Hz)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        vt = VirtualTable(link=Path(tmp) / "rx", seed=2)
+        vt.add("burrito")
+        store = PairingStore(None)
+        vt.pair_all(store)
+        vt.start()
+        host = DeviceHost(vt.path, store, status_path=None).start()
+        try:
+            deadline = time.monotonic() + 10
+            while len(host.health()) < 2:
+                assert time.monotonic() < deadline, "devices never seen"
+                time.sleep(0.01)
+            rates = []
+            for converge in (False, True):
+                if converge:
+                    with host._lock:
+                        for d in [*host._devices.values(), host._receiver]:
+                            assert d is not None
+                            d.sync.min_span_us = 0
+                    time.sleep(0.5)
+                n0, t0 = host.counters["tsync_sent"], time.monotonic()
+                time.sleep(seconds)
+                rates.append((host.counters["tsync_sent"] - n0) / (time.monotonic() - t0) / 2)
+        finally:
+            host.stop()
+            vt.stop()
+    return rates[0], rates[1]
+
+
+def bench_traces(throws: int) -> tuple[float, float, int]:
+    """Throws through the real detector on a virtual burrito (5 % loss): how long after a trace's window ends the host
+    has all of it (p50, max), and how many traces came back."""
+    from firmware_bridge.traces import make_trace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        vt = VirtualTable(link=Path(tmp) / "rx", radio=Radio(delay_ms=(1.0, 3.0), loss=0.05), seed=3)
+        vt.add("burrito")
+        store = PairingStore(None)
+        vt.pair_all(store)
+        vt.start()
+        host = DeviceHost(vt.path, store, status_path=None).start()
+        done: list[float] = []
+        host.on_trace.append(lambda rec: done.append(time.monotonic() - (rec.host_t(rec.samples[-1][0]) or 0.0)))
+        try:
+            deadline = time.monotonic() + 10
+            while not all(h.synced for h in host.health() if h.kind == "burrito") or len(host.health()) < 2:
+                assert time.monotonic() < deadline, "never synced"
+                time.sleep(0.01)
+            for seed in range(throws):
+                tr = make_trace("throw_impact", seed)
+                first = tr.samples[0][0]
+                vt.play_trace("burrito-1", [(t - first, ax, ay, az) for t, ax, ay, az in tr.samples])
+                time.sleep((tr.samples[-1][0] - first) / 1e6 + 1.5)
+        finally:
+            host.stop()
+            vt.stop()
+    return pct(done, 0.5), max(done), len(done)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer frames and seeds")
@@ -125,6 +187,12 @@ def main() -> int:
     rows.append(("clock-sync error from first sync, p99", f"{pct(errs, 0.99) * 1e3:.3f} ms", "< 2 ms"))
     rows.append(("clock-sync error from first sync, max", f"{max(errs) * 1e3:.3f} ms", ""))
     rows.append(("clock-sync error after 60 s, p99", f"{pct(steady, 0.99) * 1e3:.3f} ms", "< 2 ms"))
+    fast, slow = bench_sync_rates(3.0 if a.quick else 10.0)
+    rows.append(("time-sync requests per device, until converged", f"{fast:.2f} Hz", "20 Hz"))
+    rows.append(("time-sync requests per device, converged", f"{slow:.2f} Hz", "4 Hz"))
+    t50, tmax, ntr = bench_traces(2 if a.quick else 6)
+    rows.append((f"trace whole at the host after its window ends ({ntr} traces), p50", f"{t50 * 1e3:.0f} ms", ""))
+    rows.append(("trace whole at the host after its window ends, max", f"{tmax * 1e3:.0f} ms", ""))
     print(f"machine: {os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}")
     print("sync conditions: +-100 ppm drift, one-way 1-20 ms + 3% 100 ms spikes, 5% loss, "
           f"{seeds} devices x 300 s")

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_bridge.firmware import proto
+from firmware_bridge.firmware import proto, tracebuf
 
 KIND_CODES = {"burrito": proto.KIND_BURRITO, "badge": proto.KIND_BADGE}
 
@@ -76,7 +76,13 @@ class VirtualDevice:
     resend_s: float = 0.06
     battery_mv: int = 3900
     powered: bool = True
+    rate_hz: int = 833
     node: proto.Node | None = field(default=None, repr=False)
+    #: the ring of raw samples, as on the firmware (filled by ``play_trace``)
+    traces: tracebuf.TraceBuffer | None = field(default=None, repr=False)
+    #: detector parameters pushed by the host (CONFIG), kept across reboots as the firmware keeps params.json
+    params: dict = field(default_factory=dict)
+    params_version: int = 0
     _trace: list = field(default_factory=list, repr=False)
 
     def device_us(self, host_t: float) -> int:
@@ -139,19 +145,32 @@ class VirtualTable:
         return dev
 
     def pair_all(self, store) -> None:  # store: firmware_bridge.host.PairingStore (host side; not imported here)
-        """Pair every virtual device under its own name, as if each had been shaken at a seat."""
+        """Pair every virtual device under its own name, as if each had been shaken at a seat: ``badge-N`` is worn
+        at seat N (so a table fed by it maps every badge); burritos belong to the table, not to a seat."""
         for dev in self.devices.values():
-            store.pair(dev.mac, dev.kind, None, name=dev.name)
+            seat = int(dev.name.rsplit("-", 1)[1]) if dev.kind == "badge" and dev.name.rsplit("-", 1)[-1].isdigit() \
+                else None
+            store.pair(dev.mac, dev.kind, seat, name=dev.name)
 
     def _attach(self, dev: VirtualDevice) -> None:
+        """Boot the device: a new boot id, the firmware's Node and trace ring, its saved parameters."""
         caps = proto.CAP_ACCEL | proto.CAP_BATTERY | (
             proto.CAP_DETECT_BURRITO if dev.kind == "burrito" else proto.CAP_DETECT_BADGE)
+        dev.traces = tracebuf.TraceBuffer(dev.rate_hz)
+
+        def apply(params: dict, version: int, d: VirtualDevice = dev) -> None:
+            from firmware_bridge.firmware.detector import Detector
+
+            Detector(d.kind, params)  # as the firmware's configure: an unknown name raises ValueError
+            d.params = dict(params)
+
         dev.node = proto.Node(dev.mac, KIND_CODES[dev.kind], self.rng.getrandbits(16),
                               lambda d=dev: d.device_us(self.clock()),
                               lambda packet, d=dev: self._radio_up(d, packet),
-                              caps=caps, rate_hz=800, resend_us=int(dev.resend_s * 1e6),
+                              caps=caps, rate_hz=dev.rate_hz, resend_us=int(dev.resend_s * 1e6),
                               heartbeat_us=int(dev.heartbeat_s * 1e6),
-                              battery=lambda d=dev: (d.battery_mv, max(0, min(100, (d.battery_mv - 3300) // 9))))
+                              battery=lambda d=dev: (d.battery_mv, max(0, min(100, (d.battery_mv - 3300) // 9))),
+                              traces=dev.traces, apply_config=apply, params_version=dev.params_version)
 
     def _new_relay(self) -> proto.Relay:
         mac = bytes((0x02, 0xB0, 0x77, 0x00, 0x00, 0x01))
@@ -231,7 +250,7 @@ class VirtualTable:
         rows = list(samples)
 
         def begin() -> None:
-            det = Detector(dev.kind)
+            det = Detector(dev.kind, dev.params or None)
             base = dev.device_us(t0)
             dev._trace.append((det, iter(rows), t0, base, [None]))
 
@@ -250,6 +269,8 @@ class VirtualTable:
                         nxt[0] = row
                         break
                     nxt[0] = None
+                    if dev.powered and dev.traces is not None:
+                        dev.traces.add(base + int(row[0]), row[1], row[2], row[3])
                     for t_us, kind, peak in det.feed(base + int(row[0]), row[1], row[2], row[3]):
                         if dev.powered and dev.node is not None:
                             host_t = t0 + (t_us - base) / 1e6
@@ -264,6 +285,7 @@ class VirtualTable:
             dev.powered = on
             if on:
                 self._attach(dev)
+                assert dev.node is not None
                 dev.node.hello()
 
         self.call(set_power)
@@ -392,6 +414,8 @@ class VirtualTable:
             for dev in self.devices.values():
                 if dev.powered and dev.node is not None:
                     dev.node.poll()
+                    if dev.node.params_version != dev.params_version:
+                        dev.params_version = dev.node.params_version  # survives a reboot, as params.json does
             self.relay.node.poll()
             wait = 0.002
             if self._heap:

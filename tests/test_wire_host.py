@@ -6,79 +6,18 @@ it opens a real receiver.
 
 from __future__ import annotations
 
-import os
-import pty
 import queue
 import random
-import select
 import time
-import tty
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wire_helpers import FakeReceiver, event_frame, frame
 
 from firmware_bridge.firmware import proto
 from firmware_bridge.host import DeviceEvent, DeviceHost, HeartbeatEvent, LinkEvent, PairingStore
-
-BOOT = 321
-
-
-class FakeReceiver:
-    """The master side of a pty: write device frames, read what the host sends back."""
-
-    def __init__(self) -> None:
-        self.master, slave = pty.openpty()
-        tty.setraw(slave)
-        self.slave = slave
-        self.path = os.ttyname(slave)
-        self.deframer = proto.Deframer()
-        self.from_host: list[tuple] = []
-
-    def send(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            n = os.write(self.master, view)
-            view = view[n:]
-
-    def pump(self, until, timeout: float = 5.0) -> None:
-        """Read host frames until ``until(self)`` holds; fails after ``timeout``."""
-        end = time.monotonic() + timeout
-        while not until(self):
-            left = end - time.monotonic()
-            assert left > 0, "host did not answer in time"
-            if select.select([self.master], [], [], min(left, 0.05))[0]:
-                for packet in self.deframer.feed(os.read(self.master, 65536)):
-                    self.from_host.append(proto.unpack(proto.unseal(packet)))
-                    self.answer_sync(self.from_host[-1])
-
-    def answer_sync(self, msg: tuple) -> None:
-        """Answer time-sync requests at once, as a device whose clock is host + 5 s."""
-        mtype, _k, _f, mac, _b, _s, fields = msg
-        if mtype == proto.TSYNC_REQ and mac in self.sync_macs:
-            now = int(time.monotonic() * 1e6) + 5_000_000
-            self.send(frame(proto.TSYNC_RESP, mac, 0, (fields[0], now, now)))
-
-    sync_macs: set[bytes] = set()
-
-    def acks(self, mac: bytes) -> set[int]:
-        return {m[6][2] for m in self.from_host if m[0] == proto.ACK and m[3] == mac and m[6][0] == proto.EVENT}
-
-    def close(self) -> None:
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-def frame(mtype: int, mac: bytes, seq: int, fields: tuple, kind: int = proto.KIND_BURRITO) -> bytes:
-    return proto.frame(proto.seal(proto.pack(mtype, kind, mac, BOOT, seq, fields)))
-
-
-def event_frame(mac: bytes, seq: int, kind: int = proto.KIND_BURRITO) -> bytes:
-    return frame(proto.EVENT, mac, seq, (3, 5_000_000 + seq * 1000, 1500), kind)
 
 
 def drain(q: queue.Queue) -> list:

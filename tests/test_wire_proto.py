@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import binascii
 import random
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -208,7 +209,7 @@ def test_clock64_survives_micropython_tick_wraparound() -> None:
 # ------------------------------------------------------------------ MicroPython
 
 
-@pytest.mark.parametrize("name", ["proto.py", "burrito_main.py", "badge_main.py", "receiver_main.py"])
+@pytest.mark.parametrize("name", ["proto.py", "tracebuf.py", "burrito_main.py", "badge_main.py", "receiver_main.py"])
 def test_firmware_compiles_with_mpy_cross(name: str, tmp_path: Path) -> None:
     """CI guard: code MicroPython cannot parse fails here, not on the board."""
     src = FIRMWARE / name
@@ -219,16 +220,49 @@ def test_firmware_compiles_with_mpy_cross(name: str, tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
 
 
-def test_protocol_md_worked_example_matches_the_code() -> None:
-    """The byte-exact example in PROTOCOL.md is what proto.py produces, so the spec cannot drift from the code."""
+def test_protocol_md_worked_examples_match_the_code() -> None:
+    """The byte-exact examples in PROTOCOL.md (EVENT, its ACK, CONFIG, CONFIG_ACK, TRACE) are what proto.py
+    produces, so the spec cannot drift from the code."""
     text = (FIRMWARE.parent / "PROTOCOL.md").read_text()
-    lines = {ln.split()[0]: bytes.fromhex("".join(ln.split()[1:])) for ln in text.splitlines()
-             if ln.split() and ln.split()[0] in ("body", "crc", "frame") and len(ln.split()) > 2}
-    body = proto.pack(proto.EVENT, proto.KIND_BURRITO, MAC, 0x0102, 5, (3, 1_000_000, 9500))
-    assert lines["body"] == body
-    assert lines["crc"] == proto.seal(body)[-2:]
-    assert lines["frame"] == proto.frame(proto.seal(body))
-    assert "version 1.0" in text and proto.PROTO_VERSION == 1
+    blocks: list[dict[str, bytes]] = []
+    key = ""
+    for ln in text.splitlines():
+        words = ln.split()
+        if words and words[0] in ("body", "crc", "frame") and len(words) > 2:
+            key = words[0]
+            if key == "body":
+                blocks.append({})
+            blocks[-1][key] = bytes.fromhex("".join(words[1:]))
+        elif key == "body" and words and all(len(w) == 2 for w in words) and ln.startswith("       "):
+            blocks[-1]["body"] += bytes.fromhex("".join(words))  # a body continued on the next line
+        else:
+            key = ""
+    host, dev = 0x0304, 0x0102
+    expected = [
+        proto.pack(proto.EVENT, proto.KIND_BURRITO, MAC, dev, 5, (3, 1_000_000, 9500)),
+        proto.pack(proto.ACK, proto.KIND_HOST, MAC, host, 1, (proto.EVENT, dev, 5)),
+        proto.pack(proto.CONFIG, proto.KIND_HOST, MAC, host, 2, (3, 0, 1),
+                   tail=proto.config_parts(3, {"hard_g": 5.0})[0]),
+        proto.pack(proto.CONFIG_ACK, proto.KIND_BURRITO, MAC, dev, 6, (3, 0, 1, proto.CFG_APPLIED)),
+        proto.pack(proto.TRACE, proto.KIND_BURRITO, MAC, dev, 7, (1, 0, 1, 1_000_000),
+                   tail=struct.pack("<Hhhh", 0, 1000, 0, 2000) + struct.pack("<Hhhh", 1200, 1001, 0, 2000)),
+    ]
+    assert [b["body"] for b in blocks] == expected
+    for b in blocks:
+        assert b["crc"] == proto.seal(b["body"])[-2:]
+        if "frame" in b:
+            assert b["frame"] == proto.frame(proto.seal(b["body"]))
+    assert proto.trace_samples(expected[-1]) == [(1_000_000, 1000, 0, 2000), (1_001_200, 1001, 0, 2000)]
+    assert "version 1.1" in text and proto.PROTO_VERSION == 1
+
+
+def test_relay_carries_only_burritos_and_badges_from_the_radio() -> None:
+    """PROTOCOL.md 6: a radio packet claiming to be a receiver or the host is dropped (it would pass for them)."""
+    up: list[bytes] = []
+    relay = proto.Relay(b"\x02" * 6, 1, FakeClock(), up.append, lambda mac, p: None)
+    for kind in (proto.KIND_RECEIVER, proto.KIND_HOST):
+        assert relay.from_radio(MAC, proto.seal(proto.pack(proto.HELLO, kind, MAC, 1, 1, (1, 1, 0, 0, 0)))) is False
+    assert relay.bad_radio == 2 and up == []
 
 
 def test_node_gives_up_messages_older_than_the_dedupe_window() -> None:

@@ -7,8 +7,12 @@ Radio: ESP-NOW on channel ``CHANNEL``. Until the device knows its receiver it se
 that sent the first ACK is the receiver, remembered in ``receiver.mac`` (delete the file to re-home the device).
 Timestamps: every sample is stamped on the 64-bit ``proto.Clock64`` built from ``time.ticks_us``; the FIFO is read
 every loop and its samples are back-dated one sample period apart from the read time.
+Traces (protocol 1.1): every sample also goes into ``tracebuf.TraceBuffer``; the Node sends the samples around each
+event as TRACE chunks. Parameters (CONFIG) are applied with ``Detector.configure`` and kept in ``params.json``, so a
+reboot comes back with the version the host pushed (it reports the version in HELLO and heartbeats).
 """
 
+import json
 import os
 import time
 
@@ -16,9 +20,11 @@ import espnow
 import machine
 import network
 import proto
+import tracebuf
 from detector import Detector
 
-FW = (1, 0, 0)
+FW = (1, 1, 0)
+PARAMS_FILE = "params.json"
 CHANNEL = 1
 PEER_FILE = "receiver.mac"
 I2C_SDA = 8  # docs/devices.md wiring
@@ -41,6 +47,16 @@ def _save_peer(mac):
             f.write(proto.mac_str(mac))
     except OSError:
         pass
+
+
+def _load_params():
+    """(version, params) saved by the last CONFIG, or (0, None): firmware defaults."""
+    try:
+        with open(PARAMS_FILE) as f:
+            doc = json.load(f)
+        return int(doc["version"]), doc["params"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0, None
 
 
 def _battery_reader():
@@ -81,9 +97,25 @@ def run(kind="burrito"):
     sensor = imu.IMU(machine.I2C(0, sda=machine.Pin(I2C_SDA), scl=machine.Pin(I2C_SCL), freq=400000))
     period_us = 1000000 // sensor.rate_hz
     boot = int.from_bytes(os.urandom(2), "little")
-    node = proto.Node(mac, dkind, boot, clock.now, send, fw=FW, caps=caps, rate_hz=sensor.rate_hz,
-                      battery=_battery_reader())
+    version, params = _load_params()
     det = Detector(kind)
+    if params:
+        try:
+            det.configure(params)
+        except ValueError:
+            version = 0  # saved by a firmware with other parameter names: run the defaults
+
+    def apply(new, new_version):
+        det.configure(new)  # raises ValueError on an unknown name: the Node answers "rejected"
+        try:
+            with open(PARAMS_FILE, "w") as f:
+                json.dump({"version": new_version, "params": new}, f)
+        except OSError:
+            pass
+
+    ring = tracebuf.TraceBuffer(sensor.rate_hz)
+    node = proto.Node(mac, dkind, boot, clock.now, send, fw=FW, caps=caps, rate_hz=sensor.rate_hz,
+                      battery=_battery_reader(), traces=ring, apply_config=apply, params_version=version)
     node.hello()
     while True:
         samples = sensor.read_fifo()
@@ -92,7 +124,9 @@ def run(kind="burrito"):
             n = len(samples)
             for i in range(n):
                 ax, ay, az = samples[i]
-                for t_us, ev_kind, peak in det.feed(t_last - (n - 1 - i) * period_us, ax, ay, az):
+                t_s = t_last - (n - 1 - i) * period_us
+                ring.add(t_s, ax, ay, az)
+                for t_us, ev_kind, peak in det.feed(t_s, ax, ay, az):
                     node.event(ev_kind, t_us, peak)
         while True:
             host, msg = radio.recv(0)

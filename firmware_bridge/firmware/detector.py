@@ -108,15 +108,27 @@ BADGE_WIN = 30000
 BADGE_REFRACT = 150000
 RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 
+# Tunable parameters, name -> default: the constants above, by their lower-case names (a parameter file sets any of
+# them; PROTOCOL.md CONFIG pushes them). Detector(kind, params) and configure(params) override them per instance.
+DEFAULTS = {}
+for _name in ("STILL_STD", "STILL_DEV", "STILL_T", "LEAVE_DEV", "TREM_MIN", "TREM_HOLD_T", "TREM_PICKUP_T",
+              "WINDUP_G", "WINDUP_DROP", "CONFIRM_T", "RELEASE_FRAC", "DROP_G", "DROP_T", "CONTACT_RES",
+              "ONSET_RES", "HARD_G", "SHARP_G", "SHARP_FWHM", "BADGE_RES", "BADGE_MIN_G", "BADGE_FWHM"):
+    DEFAULTS[_name.lower()] = globals()[_name]
+
 
 class Detector:
     """Streaming event detector; see the module comment for the algorithm."""
 
-    def __init__(self, kind="burrito"):
-        # type: (str) -> None
+    def __init__(self, kind="burrito", params=None):
+        # type: (str, dict | None) -> None
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
+        for name in DEFAULTS:
+            setattr(self, name, DEFAULTS[name])
+        if params:
+            self.configure(params)
         self._n = 0
         self._rt = [0] * RING
         self._rx = [0.0] * RING
@@ -194,6 +206,29 @@ class Detector:
             self._badge(t_us, ax, ay, az, m, out)
         else:
             self._burrito(t_us, ax, ay, az, m, out)
+        return out
+
+    def configure(self, params):
+        # type: (dict) -> None
+        """Set the parameters named in DEFAULTS (an unknown name or a non-number raises ValueError, nothing set)."""
+        for name in params:
+            v = params[name]
+            if name not in DEFAULTS:
+                raise ValueError("unknown detector parameter: " + repr(name))
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError("detector parameter " + name + " must be a number")
+        for name in params:
+            v = params[name]
+            if isinstance(DEFAULTS[name], int):
+                v = int(v + 0.5) if v >= 0 else int(v - 0.5)
+            setattr(self, name, v)
+
+    def params(self):
+        # type: () -> dict
+        """The parameters in force, name -> number."""
+        out = {}
+        for name in DEFAULTS:
+            out[name] = getattr(self, name)
         return out
 
     def flush(self):

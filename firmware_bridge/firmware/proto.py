@@ -1,4 +1,4 @@
-"""Burrito Table wire protocol, version 1 -- shared by the firmware and the Pi.
+"""Burrito Table wire protocol, version 1 (document 1.1) -- shared by the firmware and the Pi.
 
 This file is the executable half of ``firmware_bridge/PROTOCOL.md``. It runs unchanged under MicroPython (copied to the
 board as ``proto.py``) and CPython (imported as ``firmware_bridge.firmware.proto``), so devices, the virtual devices and
@@ -20,7 +20,7 @@ import struct
 try:  # CPython: the C implementation (CRC-16/CCITT-FALSE with init 0xFFFF)
     from binascii import crc_hqx as _crc_hqx
 except ImportError:  # MicroPython's binascii has no crc_hqx
-    _crc_hqx = None
+    _crc_hqx = None  # type: ignore[assignment]
 
 PROTO_VERSION = 1
 
@@ -31,8 +31,13 @@ HEARTBEAT = 3
 TSYNC_REQ = 4
 TSYNC_RESP = 5
 ACK = 6
+TRACE = 7  # 1.1: raw samples around events, in chunks
+CONFIG = 8  # 1.1: host -> device detector parameters
+CONFIG_ACK = 9  # 1.1: device -> host answer to CONFIG
 MSG_NAMES = {HELLO: "hello", EVENT: "event", HEARTBEAT: "heartbeat", TSYNC_REQ: "tsync_req",
-             TSYNC_RESP: "tsync_resp", ACK: "ack"}
+             TSYNC_RESP: "tsync_resp", ACK: "ack", TRACE: "trace", CONFIG: "config", CONFIG_ACK: "config_ack"}
+#: Types only a host sends; a device never does (the host counts them ``malformed`` when one comes from a device).
+HOST_TO_DEVICE = (TSYNC_REQ, ACK, CONFIG)
 
 # Device kinds (header byte 2).
 KIND_RECEIVER = 0
@@ -62,8 +67,8 @@ USB_POWERED_MV = 0xFFFF
 HEADER = "<BBBB6sHI"  # version, type, device kind, flags, MAC, boot id, sequence
 HEADER_LEN = 16
 CRC_LEN = 2
-MAX_PACKET = 250  # ESP-NOW's payload limit
-MAX_FRAME = MAX_PACKET + MAX_PACKET // 254 + 2  # COBS overhead + delimiter
+MAX_PACKET = 250  # ESP-NOW's payload limit: a longer packet cannot have crossed the radio ("oversize")
+MAX_FRAME = 255  # bytes before the 0x00 that a reader buffers; a longer run is discarded whole ("oversize")
 
 # Payload layouts; a longer payload is accepted (later minor versions append fields), a shorter one is malformed.
 PAYLOADS = {
@@ -73,18 +78,48 @@ PAYLOADS = {
     TSYNC_REQ: "<Q",  # t1: host time us when sent
     TSYNC_RESP: "<QQQ",  # t1 echoed, t2 device time us at receipt, t3 device time us at send
     ACK: "<BHI",  # acked message type, acked boot id, acked sequence
+    TRACE: "<HBBQ",  # trace id, chunk index, chunk count, device time us of the chunk's first sample; then samples
+    CONFIG: "<HBB",  # parameter version, part index, part count; then entries
+    CONFIG_ACK: "<HBBB",  # parameter version, part index, part count, status (CFG_*)
+}
+# 1.1 appended fields (a 1.0 sender omits them; readers take them when present).
+EXTENSIONS = {
+    HELLO: "<H",  # detector parameter version running (0: firmware defaults)
+    HEARTBEAT: "<HH",  # detector parameter version running, traces dropped (wraps)
 }
 PAYLOAD_LEN = {}
 for _t in PAYLOADS:
     PAYLOAD_LEN[_t] = struct.calcsize(PAYLOADS[_t])
+EXT_LEN = {}
+FULL = {}
+for _t in EXTENSIONS:
+    EXT_LEN[_t] = struct.calcsize(EXTENSIONS[_t])
+    FULL[_t] = PAYLOADS[_t] + EXTENSIONS[_t][1:]
 
-NEEDS_ACK = (HELLO, EVENT)
+NEEDS_ACK = (HELLO, EVENT, TRACE)
+
+# TRACE samples: dt us since the previous sample of the chunk (0 for the first), then x, y, z in milli-g.
+SAMPLE = "<Hhhh"
+SAMPLE_LEN = 8
+TRACE_FIXED = 12
+TRACE_MAX_SAMPLES = (MAX_PACKET - HEADER_LEN - CRC_LEN - TRACE_FIXED) // SAMPLE_LEN  # 27
+# CONFIG entries: name length, ASCII name, value as float32.
+CONFIG_MAX_ENTRIES_BYTES = MAX_PACKET - HEADER_LEN - CRC_LEN - 4  # 228
+CONFIG_MAX_PARTS = 16
+CFG_STORED = 0  # part kept, more parts to come
+CFG_APPLIED = 1  # every part in, parameters applied: the device now runs this version
+CFG_REJECTED = 2  # unknown name, bad value or too many parts: the device keeps what it ran
 DEDUPE_WINDOW = 10000  # the host remembers this many sequence numbers back from the newest
 MAX_SEQ_AGE = 8000  # so a device never resends a message older than this
+TRACE_GIVE_UP_US = 30000000  # a trace chunk unacked this long: the rest of that trace is dropped
 
 
 class ProtocolError(ValueError):
     """A packet that passed no check, with the reason in its message."""
+
+
+class OversizeError(ProtocolError):
+    """A packet longer than MAX_PACKET: it cannot have crossed the radio."""
 
 
 # ---------------------------------------------------------------- CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)
@@ -181,7 +216,7 @@ def unseal(packet):
     if len(packet) < HEADER_LEN + CRC_LEN:
         raise ProtocolError("short packet (%d bytes)" % len(packet))
     if len(packet) > MAX_PACKET:
-        raise ProtocolError("oversize packet (%d bytes)" % len(packet))
+        raise OversizeError("oversize packet (%d bytes)" % len(packet))
     body = packet[:-2]
     if crc16(body) != packet[-2] | (packet[-1] << 8):
         raise ProtocolError("bad crc")
@@ -193,9 +228,18 @@ def frame(packet):
     return cobs_encode(packet) + b"\x00"
 
 
-def pack(mtype, dkind, mac, boot, seq, fields, flags=0):
-    """Build a body: header + payload (fields is the tuple for PAYLOADS[mtype])."""
-    return struct.pack(HEADER, PROTO_VERSION, mtype, dkind, flags, mac, boot, seq) + struct.pack(PAYLOADS[mtype], *fields)
+def _format(mtype, n):
+    """The payload format for ``n`` fields: the 1.1 layout with appended fields, or the 1.0 one."""
+    full = FULL.get(mtype)
+    if full is not None and n == len(full) - 1:
+        return full
+    return PAYLOADS[mtype]
+
+
+def pack(mtype, dkind, mac, boot, seq, fields, flags=0, tail=b""):
+    """Build a body: header + payload (fields: PAYLOADS[mtype], or with the 1.1 appended fields) + ``tail``."""
+    return (struct.pack(HEADER, PROTO_VERSION, mtype, dkind, flags, mac, boot, seq)
+            + struct.pack(_format(mtype, len(fields)), *fields) + bytes(tail))
 
 
 def unpack(body):
@@ -212,10 +256,77 @@ def unpack(body):
         raise ProtocolError("unknown device kind %d" % dkind)
     if len(body) - HEADER_LEN < need:
         raise ProtocolError("short %s payload (%d < %d bytes)" % (MSG_NAMES[mtype], len(body) - HEADER_LEN, need))
-    fields = struct.unpack_from(PAYLOADS[mtype], body, HEADER_LEN)
+    fmt = PAYLOADS[mtype]
+    if mtype in FULL and len(body) - HEADER_LEN >= need + EXT_LEN[mtype]:
+        fmt = FULL[mtype]
+    fields = struct.unpack_from(fmt, body, HEADER_LEN)
     if mtype == EVENT and not 1 <= fields[0] <= len(EVENT_KINDS):
         raise ProtocolError("unknown event kind %d" % fields[0])
+    if mtype == TRACE:
+        if fields[2] == 0 or fields[1] >= fields[2]:
+            raise ProtocolError("trace chunk %d of %d" % (fields[1], fields[2]))
+        extra = len(body) - HEADER_LEN - need
+        if extra == 0 or extra % SAMPLE_LEN:
+            raise ProtocolError("trace chunk with %d sample bytes" % extra)
+    if mtype == CONFIG and (fields[2] == 0 or fields[1] >= fields[2]):
+        raise ProtocolError("config part %d of %d" % (fields[1], fields[2]))
     return mtype, dkind, flags, mac, boot, seq, fields
+
+
+def trace_samples(body):
+    """The samples of a TRACE body (checked by ``unpack``): [(t_us, x_mg, y_mg, z_mg), ...] on the device clock."""
+    t = struct.unpack_from("<Q", body, HEADER_LEN + 4)[0]
+    out = []
+    pos = HEADER_LEN + TRACE_FIXED
+    while pos + SAMPLE_LEN <= len(body):
+        dt, x, y, z = struct.unpack_from(SAMPLE, body, pos)
+        t += dt
+        out.append((t, x, y, z))
+        pos += SAMPLE_LEN
+    return out
+
+
+def config_parts(version, params):
+    """Parameter dict -> list of CONFIG payload tails (entries), each fitting one packet; names sorted.
+
+    Raises ValueError for a name that is not 1-32 ASCII characters, a value that is not a number, or more than
+    CONFIG_MAX_PARTS parts.
+    """
+    if not 1 <= version <= 0xFFFF:
+        raise ValueError("parameter version must be 1-65535, not %r" % (version,))
+    parts = [b""]
+    for name in sorted(params):
+        raw = name.encode()
+        if not 1 <= len(raw) <= 32 or len(raw) != len(name):
+            raise ValueError("parameter name must be 1-32 ASCII characters: %r" % (name,))
+        value = params[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError("parameter %s must be a number, not %r" % (name, value))
+        entry = bytes((len(raw),)) + raw + struct.pack("<f", value)
+        if len(parts[-1]) + len(entry) > CONFIG_MAX_ENTRIES_BYTES:
+            parts.append(b"")
+        parts[-1] += entry
+    if len(parts) > CONFIG_MAX_PARTS:
+        raise ValueError("too many parameters: %d parts (at most %d)" % (len(parts), CONFIG_MAX_PARTS))
+    return parts
+
+
+def config_entries(tail):
+    """CONFIG entries -> {name: float}; ProtocolError if they do not parse."""
+    out = {}
+    pos = 0
+    n = len(tail)
+    while pos < n:
+        k = tail[pos]
+        if k == 0 or pos + 1 + k + 4 > n:
+            raise ProtocolError("config entry at byte %d runs past the end" % pos)
+        try:
+            name = bytes(tail[pos + 1:pos + 1 + k]).decode()
+        except UnicodeError:
+            raise ProtocolError("config name at byte %d is not ASCII" % pos) from None
+        out[name] = struct.unpack_from("<f", tail, pos + 1 + k)[0]
+        pos += 1 + k + 4
+    return out
 
 
 def header_mac(packet):
@@ -286,6 +397,9 @@ class Deframer:
             try:
                 packet = cobs_decode(raw)
                 unseal(packet)
+            except OversizeError:
+                self.oversize += 1
+                continue
             except ProtocolError:
                 self.corrupt += 1
                 continue
@@ -333,7 +447,8 @@ class Node:
     """
 
     def __init__(self, mac, dkind, boot, now_us, send, fw=(1, 0, 0), caps=0, rate_hz=0,
-                 resend_us=60000, heartbeat_us=1000000, max_pending=32, battery=None):
+                 resend_us=60000, heartbeat_us=1000000, max_pending=32, battery=None, traces=None,
+                 apply_config=None, params_version=0, trace_window=4):
         self.mac = bytes(mac)
         self.dkind = dkind
         self.boot = boot & 0xFFFF
@@ -357,6 +472,16 @@ class Node:
         self._win_acked = 0
         self._next_hb = 0
         self.hello_acked = False
+        # 1.1: raw traces (a tracebuf.TraceBuffer or None) sent as TRACE chunks, at most trace_window unacked
+        self.traces = traces
+        self.trace_window = trace_window
+        self.tpending = []  # same layout as pending, plus the time it was first sent
+        self.traces_dropped = 0
+        # 1.1: detector parameters pushed by the host; apply_config(params, version) raises ValueError to reject
+        self.apply_config = apply_config
+        self.params_version = params_version
+        self._cfg_version = 0
+        self._cfg_parts = {}
 
     def _next_seq(self):
         self.seq = (self.seq + 1) & 0xFFFFFFFF
@@ -376,20 +501,44 @@ class Node:
         return seq
 
     def hello(self):
-        """Announce firmware version and capabilities; resent until acked (boot and every reconnect)."""
-        return self._send_new(HELLO, (self.fw[0], self.fw[1], self.fw[2], self.caps, self.rate_hz))
+        """Announce firmware version, capabilities and parameter version; resent until acked (at boot)."""
+        return self._send_new(HELLO, (self.fw[0], self.fw[1], self.fw[2], self.caps, self.rate_hz,
+                                      self.params_version))
 
     def event(self, kind, t_us, peak_g=None):
-        """Queue a detected event stamped with the device time of the sample that caused it."""
+        """Queue a detected event stamped with the device time of the sample that caused it (and, with a trace
+        buffer, keep the raw samples around it for the host)."""
+        if self.traces is not None:
+            self.traces.mark(t_us)
         return self._send_new(EVENT, (EVENT_KINDS.index(kind) + 1, t_us, peak_to_mg(peak_g)))
+
+    def _send_traces(self, now):
+        """Fill the trace window with the next chunks; give a trace up after TRACE_GIVE_UP_US without an ack."""
+        if self.tpending and now - self.tpending[0][5] > TRACE_GIVE_UP_US:
+            tid = self.tpending[0][6]
+            self.tpending = [p for p in self.tpending if p[6] != tid]
+            self.traces.drop(tid)
+            self.traces_dropped += 1
+        while len(self.tpending) < self.trace_window:
+            chunk = self.traces.next_chunk()
+            if chunk is None:
+                return
+            tid, idx, count, t_first, tail = chunk
+            seq = self._next_seq()
+            body = pack(TRACE, self.dkind, self.mac, self.boot, seq, (tid, idx, count, t_first), tail=tail)
+            self.tpending.append([seq, TRACE, body, now + self.resend_us, self.resend_us, now, tid])
+            self.sent += 1
+            self.send(seal(body))
 
     def heartbeat(self):
         mv, pct = (USB_POWERED_MV, UNKNOWN_U8) if self.battery is None else self.battery()
         if self._win_sent:
             self.link_pct = min(100, self._win_acked * 100 // self._win_sent)
             self._win_sent = self._win_acked = 0
+        dropped = self.traces_dropped + (self.traces.dropped if self.traces is not None else 0)
         return self._send_new(HEARTBEAT, (self.now_us(), mv, pct, self.link_pct, self.rssi,
-                                          min(len(self.pending), 255), self.gave_up & 0xFFFF))
+                                          min(len(self.pending), 255), self.gave_up & 0xFFFF,
+                                          self.params_version, dropped & 0xFFFF))
 
     def poll(self):
         """Resend what is due and send a heartbeat when due; cheap enough to call every loop."""
@@ -399,16 +548,25 @@ class Node:
             self.gave_up += 1
         for p in self.pending:
             if now >= p[3]:
-                p[4] = min(p[4] * 2, 1000000)
-                p[3] = now + p[4]
-                body = bytearray(p[2])
-                body[3] |= FLAG_RESEND
+                self._resend(p, now)
                 self._win_sent += 1
-                self.sent += 1
-                self.send(seal(body))
+        if self.traces is not None:
+            self.traces.poll(now)
+            for p in self.tpending:
+                if now >= p[3]:
+                    self._resend(p, now)
+            self._send_traces(now)
         if now >= self._next_hb:
             self._next_hb = now + self.heartbeat_us
             self.heartbeat()
+
+    def _resend(self, p, now):
+        p[4] = min(p[4] * 2, 1000000)
+        p[3] = now + p[4]
+        body = bytearray(p[2])
+        body[3] |= FLAG_RESEND
+        self.sent += 1
+        self.send(seal(body))
 
     def on_packet(self, packet, rx_us=None):
         """Handle a packet for this device; returns the message type handled or None if it was not for us."""
@@ -422,7 +580,13 @@ class Node:
             return None
         if mtype == ACK:
             atype, aboot, aseq = fields
-            if aboot == self.boot:
+            if aboot == self.boot and atype == TRACE:
+                for k in range(len(self.tpending)):
+                    if self.tpending[k][0] == aseq:
+                        self.tpending.pop(k)
+                        self.acked += 1
+                        break
+            elif aboot == self.boot:
                 for k in range(len(self.pending)):
                     if self.pending[k][0] == aseq:
                         self.pending.pop(k)
@@ -437,7 +601,40 @@ class Node:
             self.sent += 1
             self.send(seal(body))
             return TSYNC_REQ
+        if mtype == CONFIG:
+            self._on_config(fields, unseal(packet)[HEADER_LEN + PAYLOAD_LEN[CONFIG]:])
+            return CONFIG
         return None
+
+    def _on_config(self, fields, tail):
+        """Collect the parts of one parameter version; apply them when all are in; answer every part."""
+        version, part, parts = fields
+        if version == self.params_version and version != 0:
+            status = CFG_APPLIED  # a resend after we applied it: the host missed our answer
+        elif parts > CONFIG_MAX_PARTS or self.apply_config is None:
+            status = CFG_REJECTED
+        else:
+            if version != self._cfg_version:
+                self._cfg_version = version
+                self._cfg_parts = {}
+            self._cfg_parts[part] = bytes(tail)
+            status = CFG_STORED
+            if len(self._cfg_parts) == parts and all(k in self._cfg_parts for k in range(parts)):
+                status = CFG_REJECTED
+                try:
+                    params = {}
+                    for k in range(parts):
+                        params.update(config_entries(self._cfg_parts[k]))
+                    self.apply_config(params, version)
+                    self.params_version = version
+                    status = CFG_APPLIED
+                except ValueError:  # ProtocolError is one too
+                    pass
+                self._cfg_parts = {}
+                self._cfg_version = 0
+        body = pack(CONFIG_ACK, self.dkind, self.mac, self.boot, self._next_seq(), (version, part, parts, status))
+        self.sent += 1
+        self.send(seal(body))
 
 
 class Relay:
@@ -461,6 +658,9 @@ class Relay:
             unseal(packet)
         except ProtocolError:
             self.bad_radio += 1
+            return False
+        if packet[2] != KIND_BURRITO and packet[2] != KIND_BADGE:
+            self.bad_radio += 1  # only burritos and badges talk by radio: a "receiver" or "host" there is an impostor
             return False
         if header_mac(packet) != bytes(sender_mac):
             self.bad_radio += 1

@@ -16,7 +16,7 @@ import micropython
 import network
 import proto
 
-FW = (1, 0, 0)
+FW = (1, 1, 0)
 CHANNEL = 1
 
 

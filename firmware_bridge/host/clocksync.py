@@ -36,6 +36,7 @@ class ClockSync:
         self.rejected_outlier = 0
         self.resets = 0
         self.last_rtt_us: float | None = None
+        self.accepted_rtt_us: float | None = None  # round trip of the last sample used: bounds its error (half)
         self.reset()
 
     def reset(self) -> None:
@@ -84,6 +85,7 @@ class ClockSync:
             else:
                 self._disagree = 0
         self._add(x, theta, 1.0 / max(rtt, 500.0) ** 2)
+        self.accepted_rtt_us = rtt
         return True
 
     def _add(self, x: float, y: float, w: float) -> None:

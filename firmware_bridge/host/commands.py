@@ -1,4 +1,4 @@
-"""Subcommands for the device link: ``devices``, ``pair`` and ``virtual-table``.
+"""Subcommands for the device link: ``devices``, ``pair``, ``virtual-table`` and ``traces``.
 
 Wire in with ``firmware_bridge.host.commands.add_commands(subparsers)`` (from ``firmware_bridge/cli.py``).
 """
@@ -15,6 +15,9 @@ from pathlib import Path
 from firmware_bridge.firmware import proto
 from firmware_bridge.host.host import DeviceHost
 from firmware_bridge.host.pairing import PairingError, PairingStore
+from firmware_bridge.host.params import default_params_path, install_params, load_params
+from firmware_bridge.host.status import StatusError, default_status_path, read_status
+from firmware_bridge.host.tracestore import TraceStoreError, default_trace_dir
 
 #: Espressif's native USB serial (ESP32-S3 / ESP32-C3); override with --port or BURRITO_RECEIVER.
 DEFAULT_PORT = "hwgrep://303a:1001"
@@ -36,9 +39,16 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("devices", help="list burritos, badges and the receiver with their health")
+    p = subparsers.add_parser("devices", help="list burritos, badges and the receiver with their health",
+                              description="Reads the device status the running table publishes; when no table runs, "
+                                          "opens the receiver itself.")
     _common(p)
     p.add_argument("--wait", type=float, default=3.0, help="seconds to listen before printing (default 3)")
+    p.add_argument("--status", type=Path, default=None,
+                   help=f"status file a running table writes (default {default_status_path()})")
+    p.add_argument("--watch", action="store_true", help="reprint every --interval seconds until Ctrl-C")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between --watch updates (default 1)")
+    p.add_argument("--count", type=int, default=None, help=argparse.SUPPRESS)  # --watch: stop after N updates
     p.set_defaults(func=cmd_devices)
 
     p = subparsers.add_parser("pair", help="pair the next burrito or badge that is shaken to a seat")
@@ -51,54 +61,147 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--burritos", type=int, default=2)
     p.add_argument("--badges", type=int, default=4)
     p.add_argument("--link", type=Path, default=None, help="symlink to keep pointing at the pty (e.g. /tmp/ttyBT)")
-    p.add_argument("--pairings", type=Path, default=None, help="also pair the virtual devices into this file")
+    p.add_argument("--pairings", type=Path, default=None,
+                   help="also pair the virtual devices into this file (badge-N at seat N)")
     p.add_argument("--script", type=Path, default=None,
                    help='JSON lines {"t": s, "device": "burrito-1", "kind": "launch", "peak_g": 2.0}')
     p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
     p.set_defaults(func=cmd_virtual_table)
+
+    p = subparsers.add_parser("traces", help="labelled recordings from device traces; push detector parameters")
+    sub = p.add_subparsers(dest="traces_command", metavar="ACTION")
+    sub.required = True
+    r = sub.add_parser("record", help="label the fetched traces with the referee's final calls from a journal",
+                       description="Joins the traces the device host fetched (one JSON file each) with the calls "
+                                   "journaled for a game: every trace a call covers becomes a labelled recording "
+                                   "(t_us,ax,ay,az CSV + sidecar JSON) that `detect --tune` reads.")
+    r.add_argument("--journal", required=True, type=Path, help="the table's journal (SQLite)")
+    r.add_argument("--traces", type=Path, default=None, help=f"trace directory (default {default_trace_dir()})")
+    r.add_argument("--out", required=True, type=Path, help="directory for the labelled recordings")
+    r.add_argument("--game", type=int, default=None, help="only this game of the journal (default: all)")
+    r.set_defaults(func=cmd_traces_record)
+    u = sub.add_parser("push", help="send a detector parameter file to every paired device and report versions",
+                       description='PARAMS.json is {"version": N, "params": {name: number}}. While a table runs, '
+                                   "the file is installed where its device host watches and the table pushes it; "
+                                   "otherwise (or with --port) the receiver is opened here. Exits 0 once every "
+                                   "paired device reports running version N, 1 if some did not within --timeout, "
+                                   "2 for a bad file or a rejected parameter set.")
+    _common(u)
+    u.add_argument("--status", type=Path, default=None,
+                   help=f"status file of the running table (default {default_status_path()})")
+    u.add_argument("params", type=Path, metavar="PARAMS.json")
+    u.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for every device (default 10)")
+    u.set_defaults(func=cmd_traces_push)
 
 
 def _store(path: Path | None) -> PairingStore:
     return PairingStore(path if path is not None else default_pairings())
 
 
-def cmd_devices(args: argparse.Namespace) -> int:
-    try:
-        store = _store(args.pairings)
-    except PairingError as exc:
-        print(f"burrito-table devices: {exc}", file=sys.stderr)
-        return 2
-    host = DeviceHost(args.port or default_port(), store).start()
+def _fmt_uptime(s: float | None) -> str:
+    if s is None or s < 0:
+        return ""
+    s = int(s)
+    if s >= 86400:
+        return f"{s // 86400}d{s % 86400 // 3600:02d}h"
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 60}m{s % 60:02d}s"
+
+
+def _fmt_sync(h: dict) -> str:
+    """How well the device clock is known: half the last round trip bounds the error of a sample."""
+    if not h.get("synced"):
+        return "unsynced"
+    rtt = h.get("rtt_us")
+    return f"±{rtt / 2000:.1f} ms" if isinstance(rtt, (int, float)) else "synced"
+
+
+def render_devices(doc: dict) -> str:
+    """The device table from a status snapshot (a running table's file, or this process's own host)."""
+    health = {h["name"]: h for h in doc["devices"]}
+    paired = doc.get("paired", [])
+    lines = [f"{'device':<12} {'kind':<8} {'seat':>4} {'state':<7} {'batt':>5} {'link':>4} {'rssi':>5} "
+             f"{'sync':>9} {'drift ppm':>9} {'uptime':>7} {'params':>6} {'events':>6} {'dup':>4} {'traces':>6}"]
+    names = ["receiver"] + [p["name"] for p in paired]
+    for name in names:
+        h = health.get(name)
+        if h is None:
+            kind = next((p["kind"] for p in paired if p["name"] == name), "receiver")
+            lines.append(f"{name:<12} {kind:<8} {'':>4} {'unseen':<7}")
+            continue
+        batt = f"{h['battery_pct']}%" if h.get("battery_pct") is not None else \
+            ("usb" if h.get("battery_mv") is None else "?")
+        seat = "" if h.get("seat") is None else h["seat"]
+        params = "" if h.get("params_version") is None else str(h["params_version"])
+        if h.get("config_state") in ("pushing", "rejected"):
+            params += "*" if h["config_state"] == "pushing" else "!"
+        lines.append(f"{h['name']:<12} {h['kind']:<8} {seat:>4} {'online' if h['online'] else 'offline':<7} "
+                     f"{batt:>5} {'' if h.get('link_pct') is None else h['link_pct']:>4} "
+                     f"{'' if h.get('rssi_dbm') is None else h['rssi_dbm']:>5} {_fmt_sync(h):>9} "
+                     f"{h['drift_ppm'] if h.get('synced') else 0.0:>9.1f} {_fmt_uptime(h.get('uptime_s')):>7} "
+                     f"{params:>6} {h['events']:>6} {h['duplicates']:>4} {h.get('traces', 0):>6}")
+    c = doc["counters"]
+    lines.append("dropped: " + ", ".join(f"{k} {c.get(k, 0)}" for k in ("corrupt", "oversize", "malformed",
+                                                                       "duplicate", "unpaired", "stale")))
+    for mac, n in sorted(doc.get("unpaired", {}).items()):
+        lines.append(f"unpaired device on the air: {mac} ({n} frames)")
+    if doc.get("config_version") is not None:
+        lines.append(f"parameter file version {doc['config_version']} (* still pushing, ! rejected)")
+    return "\n".join(lines)
+
+
+def _own_snapshot(args: argparse.Namespace, store: PairingStore) -> tuple[dict | None, str]:
+    host = DeviceHost(args.port or default_port(), store, status_path=None).start()
     try:
         time.sleep(max(0.0, args.wait))
         if not host.link.connected:
-            print(f"burrito-table devices: receiver {host.link.url} not open: {host.link.last_open_error}",
-                  file=sys.stderr)
-            return 1
-        health = {h.name: h for h in host.health()}
-        print(f"{'device':<12} {'kind':<8} {'seat':>4} {'state':<7} {'batt':>6} {'link':>5} {'rssi':>5} "
-              f"{'offset ms':>12} {'drift ppm':>9} {'events':>6} {'dup':>4}")
-        names = ["receiver"] + [p.name for p in store.all()]
-        for name in names:
-            h = health.get(name)
-            if h is None:
-                kind = next((p.kind for p in store.all() if p.name == name), "receiver")
-                print(f"{name:<12} {kind:<8} {'':>4} {'unseen':<7}")
-                continue
-            batt = f"{h.battery_pct}%" if h.battery_pct is not None else ("usb" if h.battery_mv is None else "?")
-            off = f"{h.offset_us / 1000:.3f}" if h.synced else "unsynced"
-            print(f"{h.name:<12} {h.kind:<8} {'' if h.seat is None else h.seat:>4} "
-                  f"{'online' if h.online else 'offline':<7} {batt:>6} "
-                  f"{'' if h.link_pct is None else h.link_pct:>5} {'' if h.rssi_dbm is None else h.rssi_dbm:>5} "
-                  f"{off:>12} {h.drift_ppm:>9.1f} {h.events:>6} {h.duplicates:>4}")
-        c = host.counters
-        print("dropped: " + ", ".join(f"{k} {c[k]}" for k in ("corrupt", "oversize", "malformed", "duplicate",
-                                                            "unpaired")))
-        for mac, n in sorted(host.unpaired_seen.items()):
-            print(f"unpaired device on the air: {mac} ({n} frames)")
-        return 0
+            return None, f"receiver {host.link.url} not open: {host.link.last_open_error}"
+        with host._lock:
+            return host._status_snapshot(), ""
     finally:
         host.stop()
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    """Health of every device: from the running table's published status, else from the receiver itself.
+
+    ``--port`` opens the receiver (it must be free); ``--status`` reads only the status file; with neither, the
+    default status file is read if a live table wrote it, and the default receiver is opened otherwise.
+    """
+    status = args.status if args.status is not None else default_status_path()
+    shown = 0
+    while True:
+        try:
+            if args.port is not None and args.status is None:
+                raise StatusError("--port given: reading the receiver itself")
+            doc = read_status(status)
+            where = f"(from the running table, {status})"
+        except StatusError as exc:
+            if args.status is not None or (args.watch and args.port is None):
+                print(f"burrito-table devices: {exc}", file=sys.stderr)
+                return 1
+            try:
+                store = _store(args.pairings)
+            except PairingError as perr:
+                print(f"burrito-table devices: {perr}", file=sys.stderr)
+                return 2
+            own, err = _own_snapshot(args, store)
+            if own is None:
+                print(f"burrito-table devices: {err}", file=sys.stderr)
+                return 1
+            doc, where = own, f"(receiver {own['port']})"
+        if args.watch and sys.stdout.isatty():
+            print("\x1b[H\x1b[2J", end="")
+        print(render_devices(doc))
+        print(where, flush=True)
+        shown += 1
+        if not args.watch or (args.count is not None and shown >= args.count):
+            return 0
+        try:
+            time.sleep(max(0.1, args.interval))
+        except KeyboardInterrupt:
+            return 0
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
@@ -172,3 +275,107 @@ def cmd_virtual_table(args: argparse.Namespace) -> int:
     finally:
         vt.stop()
     return 0
+
+
+def cmd_traces_record(args: argparse.Namespace) -> int:
+    from firmware_bridge.host.tracestore import record
+
+    trace_dir = args.traces if args.traces is not None else default_trace_dir()
+    try:
+        summary = record(args.journal, trace_dir, args.out, args.game)
+    except TraceStoreError as exc:
+        print(f"burrito-table traces record: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"burrito-table traces record: {args.out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    for g, t0 in sorted(summary.games.items()):
+        if t0 is None:
+            print(f"game {g}: no trace holds an event of a device its calls name (were traces fetched during it?)")
+    print(f"{len(summary.written)} labelled recordings ({summary.labels} labels) in {args.out} from "
+          f"{summary.traces} traces; {summary.unlabelled} covered by no call, {summary.unsynced} without clock sync")
+    return 0
+
+
+def _push_report(names: list[str], report: dict[str, tuple[int | None, str]], version: int,
+                 params: Path) -> int:
+    for name in names:
+        running, state = report.get(name, (None, "unseen"))
+        print(f"{name:<12} runs version {'?' if running is None else running:<5} {state or 'unseen'}")
+    states = [report.get(n, (None, "unseen"))[1] for n in names]
+    if "rejected" in states:
+        print(f"burrito-table traces push: {params}: a device rejected version {version} "
+              "(a parameter name its firmware does not know)", file=sys.stderr)
+        return 2
+    return 0 if all(s == "applied" for s in states) else 1
+
+
+def _push_through_table(args: argparse.Namespace, version: int, doc: dict) -> int:
+    """The table owns the receiver: install the file where its host watches, then follow its published status."""
+    dest = Path(doc["params_path"])
+    try:
+        install_params(args.params, dest)
+    except OSError as exc:
+        print(f"burrito-table traces push: {dest}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"installed as {dest}; the running table pushes it")
+    status = args.status if args.status is not None else default_status_path()
+    names = [p["name"] for p in doc.get("paired", [])]
+    end = time.monotonic() + args.timeout
+    report: dict[str, tuple[int | None, str]] = {}
+    while time.monotonic() < end:
+        time.sleep(0.2)
+        try:
+            doc = read_status(status)
+        except StatusError:
+            continue
+        if doc.get("config_version") != version:
+            continue
+        report = {h["name"]: (h.get("params_version"), h.get("config_state", "")) for h in doc["devices"]}
+        if all(report.get(n, (None, ""))[1] in ("applied", "rejected") for n in names):
+            break
+    return _push_report(names, report, version, args.params)
+
+
+def cmd_traces_push(args: argparse.Namespace) -> int:
+    """Push a parameter file: through the running table if one publishes its status, else over the receiver."""
+    try:
+        version, params = load_params(args.params)
+    except ValueError as exc:
+        print(f"burrito-table traces push: {exc}", file=sys.stderr)
+        return 2
+    if args.port is None:
+        try:
+            doc = read_status(args.status if args.status is not None else default_status_path())
+        except StatusError as exc:
+            if args.status is not None:
+                print(f"burrito-table traces push: {exc}", file=sys.stderr)
+                return 1
+        else:
+            if doc.get("params_path"):
+                return _push_through_table(args, version, doc)
+            print(f"burrito-table traces push: the running table (pid {doc.get('pid')}) watches no parameter "
+                  f"file; stop it or start it with one ({default_params_path()})", file=sys.stderr)
+            return 1
+    try:
+        store = _store(args.pairings)
+    except PairingError as exc:
+        print(f"burrito-table traces push: {exc}", file=sys.stderr)
+        return 2
+    host = DeviceHost(args.port or default_port(), store, status_path=None).start()
+    try:
+        host.push_config(version, params)
+        end = time.monotonic() + args.timeout
+        report: dict[str, tuple[int | None, str]] = {}
+        while time.monotonic() < end:
+            time.sleep(0.1)
+            report = host.config_report()
+            if all(report.get(p.name, (None, ""))[1] in ("applied", "rejected") for p in store.all()):
+                break
+        if not host.link.connected:
+            print(f"burrito-table traces push: receiver {host.link.url} not open: {host.link.last_open_error}",
+                  file=sys.stderr)
+            return 1
+        return _push_report([p.name for p in store.all()], report, version, args.params)
+    finally:
+        host.stop()

@@ -360,7 +360,11 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         store = PairingStore(args.pairings or Path.home() / ".config/burrito-table/pairings.json")
         device_map = DeviceMap({p.name: int(p.name.split("-")[1]) for p in store.all() if p.kind == "burrito"},
                                {p.name: p.seat for p in store.all() if p.kind == "badge" and p.seat})
-        host = DeviceHost(port, store).start()
+        from firmware_bridge.host.params import default_params_path
+        from firmware_bridge.host.tracestore import default_trace_dir
+
+        # traces for `traces record`; the parameter file `traces push` installs
+        host = DeviceHost(port, store, trace_dir=default_trace_dir(), params_path=default_params_path()).start()
     app = TableApp(panels=panels, journal=journal, clock=clock, seatmap=list(range(1, pinmap.seats + 1)),
                    devices=host, device_map=device_map, sound=sound,
                    banner="SIMULATION MODE - keys press the seat buttons" if sim else "")

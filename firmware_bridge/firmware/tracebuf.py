@@ -1,0 +1,181 @@
+"""Raw samples around every event, for the host to fetch (PROTOCOL.md 1.1, section 10). MicroPython and CPython.
+
+Every accelerometer sample goes into a fixed ring (``RING_US`` of samples, 10 bytes each: the low 32 bits of the
+device time in microseconds and x, y, z in milli-g). An event opens a *capture* from ``PRE_US`` before its stamp to
+``POST_US`` after it; events inside an open capture widen it, up to ``MAX_SPAN_US``. When the clock passes the end,
+the capture is copied out of the ring into a *trace* that waits to be sent as TRACE chunks (``next_chunk``).
+
+Why these numbers: a table throw flies at most about a second, so one second before an impact or catch holds its
+launch, and half a second after holds what tells an impact from a catch (the detector looks 200-300 ms on). The
+detector may report an event up to a second after its stamp, and the ring holds two seconds, so the whole window is
+still there when the capture closes. Memory is fixed at boot: at 833 Hz the ring is 16.7 KB and each trace at most
+15 KB; at most ``MAX_TRACES`` wait (and one is being sent), so the whole feature stays under 62 KB. A trace that does
+not fit is dropped and counted (``dropped``, reported in heartbeats), never blocks events.
+
+No ``typing``, no dataclasses, only ``struct`` formats MicroPython's ``ustruct`` knows.
+"""
+
+import struct
+
+RING_US = 2000000
+PRE_US = 1000000
+POST_US = 500000
+MAX_SPAN_US = 1800000
+MAX_TRACES = 2
+CLOSE_LAG_US = 50000  # the FIFO is read late: wait this long past the end before closing on the clock alone
+MAX_MARKS = 8
+REC = 10  # ring record: u32 low bits of t_us, x, y, z in milli-g
+SAMPLES_PER_CHUNK = 27  # fills a 250-byte packet (proto.TRACE_MAX_SAMPLES)
+MAX_DT = 0xFFFF  # a longer gap between two samples starts a new chunk (dt is a u16)
+
+
+def to_mg(g):
+    """g -> milli-g as a signed 16-bit value (clipped at +-32.767 g)."""
+    mg = int(g * 1000 + (0.5 if g >= 0 else -0.5))
+    return -32767 if mg < -32767 else (32767 if mg > 32767 else mg)
+
+
+class TraceBuffer:
+    """The ring, the open capture and the traces waiting to be sent."""
+
+    def __init__(self, rate_hz, ring_us=RING_US, pre_us=PRE_US, post_us=POST_US, max_span_us=MAX_SPAN_US,
+                 max_traces=MAX_TRACES):
+        self.n = max(16, int(rate_hz) * ring_us // 1000000 + 1)
+        self.ring = bytearray(self.n * REC)
+        self.head = 0  # next slot to write
+        self.count = 0
+        self.newest = None  # full device time of the newest sample
+        self.pre_us = pre_us
+        self.post_us = post_us
+        self.max_span_us = max_span_us
+        self.max_traces = max_traces
+        self.capture = None  # [start_us, end_us]
+        self.marks = []  # event stamps the open capture could not take
+        self.ready = []  # [trace id, bytes of REC records, [(first record, full t of it), ...]]
+        self._cur = None  # the trace being sent: ready entry + [next chunk index]
+        self.next_id = 1
+        self.dropped = 0
+        self.traces = 0
+
+    def add(self, t_us, ax, ay, az):
+        """One sample (device time in us, acceleration in g); closes the capture once a sample passes its end."""
+        struct.pack_into("<Ihhh", self.ring, self.head * REC, t_us & 0xFFFFFFFF, to_mg(ax), to_mg(ay), to_mg(az))
+        self.head = (self.head + 1) % self.n
+        if self.count < self.n:
+            self.count += 1
+        self.newest = t_us
+        if self.capture is not None and t_us >= self.capture[1]:
+            self._close()
+
+    def mark(self, t_us):
+        """An event stamped ``t_us``: keep the samples around it."""
+        cap = self.capture
+        if cap is None:
+            self.capture = [t_us - self.pre_us, t_us + self.post_us]
+            if self.newest is not None and self.newest >= self.capture[1]:
+                self._close()  # reported after its window had passed: take what the ring still holds
+            return
+        if t_us - self.pre_us <= cap[1]:
+            end = t_us + self.post_us
+            cap[1] = max(cap[1], min(end, cap[0] + self.max_span_us))
+            if end <= cap[1]:
+                return
+        if len(self.marks) < MAX_MARKS:
+            self.marks.append(t_us)
+
+    def poll(self, now_us):
+        """Close a capture whose end has passed even if no sample came (the sensor paused, a replay ended)."""
+        if self.capture is not None and now_us >= self.capture[1] + CLOSE_LAG_US:
+            self._close()
+
+    def _close(self):
+        start, end = self.capture
+        self.capture = None
+        data, t_first = self._copy(start, end)
+        if data:
+            if len(self.ready) >= self.max_traces:
+                self.dropped += 1
+            else:
+                self.ready.append([self.next_id, data, self._bounds(data, t_first)])
+                self.next_id = (self.next_id % 0xFFFF) + 1
+                self.traces += 1
+        marks, self.marks = self.marks, []
+        for t in marks:
+            if t + self.post_us > end:
+                if self.capture is None:
+                    self.capture = [max(t - self.pre_us, end + 1), t + self.post_us]
+                else:
+                    self.mark(t)
+
+    def _copy(self, start, end):
+        """The ring records with start <= t <= end, oldest first, and the full time of the first."""
+        if self.count == 0:
+            return b"", 0
+        newest = self.newest
+        low_newest = newest & 0xFFFFFFFF
+        first = last = -1
+        t_first = 0
+        k = 0
+        while k < self.count:  # newest to oldest
+            i = (self.head - 1 - k) % self.n
+            low = struct.unpack_from("<I", self.ring, i * REC)[0]
+            t = newest - ((low_newest - low) & 0xFFFFFFFF)
+            if t < start:
+                break
+            if t <= end:
+                if last < 0:
+                    last = k
+                first = k
+                t_first = t
+            k += 1
+        if first < 0:
+            return b"", 0
+        lo = (self.head - 1 - first) % self.n  # oldest record wanted
+        hi = (self.head - 1 - last) % self.n  # newest record wanted
+        if lo <= hi:  # one or two slices: no per-sample allocation (MicroPython's heap is small)
+            return bytes(self.ring[lo * REC:(hi + 1) * REC]), t_first
+        return bytes(self.ring[lo * REC:]) + bytes(self.ring[:(hi + 1) * REC]), t_first
+
+    def _bounds(self, data, t_first):
+        """Where each chunk starts (record index, full time): every SAMPLES_PER_CHUNK records or at a long gap."""
+        bounds = [(0, t_first)]
+        t = t_first
+        prev = struct.unpack_from("<I", data, 0)[0]
+        n = len(data) // REC
+        start = 0
+        for i in range(1, n):
+            low = struct.unpack_from("<I", data, i * REC)[0]
+            dt = (low - prev) & 0xFFFFFFFF
+            t += dt
+            prev = low
+            if i - start >= SAMPLES_PER_CHUNK or dt > MAX_DT:
+                bounds.append((i, t))
+                start = i
+        return bounds
+
+    def next_chunk(self):
+        """(trace id, chunk index, chunk count, full time of its first sample, sample bytes) or None."""
+        if self._cur is None:
+            if not self.ready:
+                return None
+            self._cur = self.ready.pop(0) + [0]
+        tid, data, bounds, k = self._cur
+        count = len(bounds)
+        b, t0 = bounds[k]
+        e = bounds[k + 1][0] if k + 1 < count else len(data) // REC
+        tail = bytearray()
+        prev = struct.unpack_from("<I", data, b * REC)[0]
+        for i in range(b, e):
+            low, x, y, z = struct.unpack_from("<Ihhh", data, i * REC)
+            tail += struct.pack("<Hhhh", (low - prev) & 0xFFFFFFFF, x, y, z)
+            prev = low
+        if k + 1 >= count:
+            self._cur = None  # every chunk is out (the node holds the packets until acked): free the copy
+        else:
+            self._cur[3] = k + 1
+        return tid, k, count, t0, bytes(tail)
+
+    def drop(self, tid):
+        """The host never acknowledged a chunk of trace ``tid``: stop sending the rest of it."""
+        if self._cur is not None and self._cur[0] == tid:
+            self._cur = None
