@@ -554,7 +554,7 @@ def _policy(sim: _Sim, s: int) -> tuple[Any, ...]:
     best_v = -1e9
     val: float
     hand = sim.hands[s]
-    for c in set(hand):
+    for c in sorted(set(hand)):  # sorted: a set's order changes with the hash seed, and ties keep the first
         k = kinds[c]
         if k == "ingredient" or k == "tummy-ache" or k == "hot-sauce-boss":
             v = values[c]
@@ -577,7 +577,7 @@ def _policy(sim: _Sim, s: int) -> tuple[Any, ...]:
             for o in range(n):
                 if o == s or not sim.meals[o]:
                     continue
-                for item in set(sim.meals[o]):
+                for item in sorted(set(sim.meals[o])):
                     val = _margin(sim.scores_after(s, ("crow", o, item)), s) - base
                     if val > best_v:
                         best_v, best = val, ("crow", o, item)
