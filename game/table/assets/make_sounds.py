@@ -3,8 +3,13 @@
     python game/table/assets/make_sounds.py        # rewrites the .wav files next to this script
 
 Every clip is a short arcade-style motif: square and triangle waves, pitch sweeps and seeded noise, 44.1 kHz mono
-16-bit. The announcer's "voice" is a motif per call (three rising blips for a Brawl, a low horn for War...), so
-players learn them like a pinball machine's. Deterministic: the same script writes the same bytes.
+16-bit. Each call has a motif (three rising blips for a Brawl, a low horn for War...), so players learn them like a
+pinball machine's; the spoken announcer (``game/app/voice.py``) talks over them. Zombie Burrito and Taco vs Burrito
+have their own: No Bueno, the Health Inspector, an elimination, a revive, a Team Marker flip.
+
+Every clip is normalised to one loudness (``game.app.loudness.TARGET_LUFS``, BS.1770 integrated loudness), so a
+hit is no louder than a tie: peak levels differed by 6 dB and say little about loudness anyway. Deterministic: the
+same script writes the same bytes.
 """
 
 from __future__ import annotations
@@ -12,8 +17,15 @@ from __future__ import annotations
 import math
 import random
 import struct
+import sys
 import wave
 from pathlib import Path
+
+try:
+    from game.app import loudness
+except ModuleNotFoundError:  # run as a plain script from a checkout that is not installed
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    from game.app import loudness
 
 RATE = 44100
 HERE = Path(__file__).resolve().parent
@@ -67,22 +79,35 @@ CLIPS = {
     "duel.wav": lambda: tone(880, 0.1, "tri") + silence(0.1) + tone(880, 0.1, "tri") + tone(660, 0.4, "tri"),
     "round.wav": lambda: tone(784, 0.15) + tone(659, 0.15) + tone(523, 0.15) + tone(392, 0.5, "tri"),
     "final.wav": lambda: mix(tone(98, 0.9, "square", 0.35, 196), noise(0.9, 0.15, 3)),
+    # Zombie Burrito: a groaning horn for Battle!, a set laid, a falling groan when a seat is out, a rising
+    # sparkle for a revive, a card flip and a chord for a Team Marker
+    "zb_battle.wav": lambda: mix(tone(82, 0.7, "square", 0.4, 98), tone(123, 0.7, "tri", 0.4, 110), noise(0.7, 0.1, 4)),
+    "zb_set.wav": lambda: tone(660, 0.06) + tone(990, 0.14, "tri"),
+    "eliminated.wav": lambda: mix(tone(220, 0.6, "square", 0.4, 55), noise(0.6, 0.2, 5)),
+    "revive.wav": lambda: sum((tone(f, 0.07, "tri") for f in (392, 523, 659, 784)), []) + mix(tone(1047, 0.4, "tri"), tone(1568, 0.4, "sine", 0.3)),
+    "marker.wav": lambda: noise(0.06, 0.6, 6) + silence(0.04) + mix(tone(523, 0.45), tone(659, 0.45, "tri"), tone(784, 0.45, "tri")),
+    # Taco vs Burrito: a two-note "no bue-no" buzzer, the Health Inspector's whistle
+    "no_bueno.wav": lambda: tone(392, 0.16, "square", 0.5) + silence(0.03) + tone(294, 0.16) + silence(0.03) + tone(220, 0.35, "square", 0.5, 180),
+    "health_inspector.wav": lambda: tone(900, 0.25, "sine", 0.6, 1400) + tone(1400, 0.25, "sine", 0.6, 900) + tone(900, 0.25, "sine", 0.6, 1400) + tone(1400, 0.3, "sine", 0.6, 700),
 }
 
 
-def write(path: Path, samples: list[float]) -> None:
-    frames = b"".join(struct.pack("<h", int(max(-1.0, min(1.0, s)) * 32000)) for s in samples)
+def write(path: Path, samples: list[float]) -> tuple[float, float]:
+    """Normalise to the table's loudness and write 16-bit mono; returns the loudness (LUFS) before and after."""
+    samples, before, after = loudness.normalise(samples, RATE)
+    frames = b"".join(struct.pack("<h", int(max(-1.0, min(1.0, s)) * 32767)) for s in samples)
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
         w.setframerate(RATE)
         w.writeframes(frames)
+    return before, after
 
 
 def main() -> None:
     for name, make in CLIPS.items():
-        write(HERE / name, make())
-        print(HERE / name)
+        before, after = write(HERE / name, make())
+        print(f"{HERE / name}  {before:6.2f} -> {after:6.2f} LUFS")
 
 
 if __name__ == "__main__":
