@@ -17,6 +17,7 @@ from game.log import LogError, read_log, run_log
 from game.referee.evidence import evidence_lines
 from game.registry import game_for
 from game.rules.base import Cue, RuleInputError
+from game.rules.players import Player, name_seats
 
 
 def add_commands(subparsers: Any) -> None:
@@ -40,9 +41,10 @@ def add_commands(subparsers: Any) -> None:
     record.set_defaults(func=cmd_record)
 
 
-def play_by_play(cues: Iterable[Cue]) -> list[str]:
-    """The readable lines: announcements, and notes in brackets, with the table time."""
-    return [f"{c.t:8.2f}  {c.text}" if c.kind == "say" else f"{c.t:8.2f}  ({c.text})"
+def play_by_play(cues: Iterable[Cue], players: dict[int, Player] | None = None) -> list[str]:
+    """The readable lines: announcements, and notes in brackets, with the table time; seats by their players' names."""
+    named = players or {}
+    return [f"{c.t:8.2f}  {name_seats(c.text, named)}" if c.kind == "say" else f"{c.t:8.2f}  ({name_seats(c.text, named)})"
             for c in cues if c.kind in ("say", "note")]
 
 
@@ -71,9 +73,9 @@ def _run(lines: Iterable[str], where: str, as_json: bool, evidence: bool = False
         json.dump(summary, sys.stdout)
         sys.stdout.write("\n")
     else:
-        ending = game_for(table.rules.name).standings(summary)
+        ending = [name_seats(line, table.setup.players) for line in game_for(table.rules.name).standings(summary)]
         extra = evidence_section(table.events) if evidence else []
-        print("\n".join(play_by_play(cues) + ending + extra))
+        print("\n".join(play_by_play(cues, table.setup.players) + ending + extra))
     return 0
 
 
@@ -139,19 +141,19 @@ def cmd_record(args: argparse.Namespace) -> int:
                     print(f"resumed game {game_id} after {len(done)} events", flush=True)
             if live is None:
                 live, cues = JournaledTable.new(journal, entries[0][1])
-                _print_cues(cues)
+                _print_cues(cues, live.table.setup.players)
             for _number, obj in entries[1 + len(live.table.events):]:
-                _print_cues(live.submit(obj))
+                _print_cues(live.submit(obj), live.table.setup.players)
                 print(f"journaled {len(live.table.events)}", flush=True)
                 if args.pace:
                     time.sleep(args.pace)
-            _print_cues(live.finish())
+            _print_cues(live.finish(), live.table.setup.players)
     except (RuleInputError, JournalError) as exc:
         print(f"burrito-table: {args.file}: line {number}: {exc}", file=sys.stderr)
         return 2
     return 0
 
 
-def _print_cues(cues: list[Cue]) -> None:
-    for line in play_by_play(cues):
+def _print_cues(cues: list[Cue], players: dict[int, Player] | None = None) -> None:
+    for line in play_by_play(cues, players):
         print(line, flush=True)

@@ -26,7 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from game.rules.players import Player
 
 Event = dict[str, Any]
 """A validated table event: the JSON object of one log line, with ``t``."""
@@ -59,11 +62,16 @@ class Cue(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """Line 1 of a log, checked. ``options`` holds every option with defaults filled in."""
+    """Line 1 of a log, checked. ``options`` holds every option with defaults filled in.
+
+    ``players`` maps a seat to its player's name and colour (``game.rules.players``); seats not in it are
+    anonymous. It changes no rule: the rules speak of seats, the table shows names.
+    """
 
     game: str
     seats: int
     options: dict[str, Any] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
 
 
 StateT = TypeVar("StateT")

@@ -43,6 +43,7 @@ from game.rules.base import (
     read_setup_file,
     setup_options,
 )
+from game.rules.players import parse_players
 
 name = "taco-vs-burrito"
 
@@ -223,7 +224,7 @@ def parse_setup(obj: dict[str, Any], catalog: Catalog | None = None) -> Setup:
             f"the deck has {fillers} cards that are not Health Inspectors; {seats} seats need {HAND_SIZE * seats}"
         )
     options["catalog"] = cat
-    return Setup(game=name, seats=seats, options=options)
+    return Setup(game=name, seats=seats, options=options, players=parse_players(obj, seats))
 
 
 def check_event(setup: Setup, obj: dict[str, Any]) -> Event:

@@ -36,6 +36,7 @@ from game.rules.base import (
     setup_options,
     splitmix64,
 )
+from game.rules.players import parse_players
 
 name = "throw-throw-burrito"
 
@@ -74,7 +75,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
         options["seed"] = raw["seed"]
     hint = "" if options["two_decks"] else " with one deck (12 with two_decks)"
     seats = need_seats(obj, 12 if options["two_decks"] else 6, hint)
-    return Setup(game=name, seats=seats, options=options)
+    return Setup(game=name, seats=seats, options=options, players=parse_players(obj, seats))
 
 
 #: The fields each event carries besides ``t`` (the log contract's table).

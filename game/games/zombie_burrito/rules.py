@@ -51,6 +51,7 @@ from game.rules.base import (
     setup_options,
     splitmix64,
 )
+from game.rules.players import parse_players
 
 name = "zombie-burrito"
 
@@ -173,7 +174,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
         teams = deal_teams(seats, seed)
     catalog = check_catalog(raw["catalog"], "setup option 'catalog'") if "catalog" in raw else _default_catalog()
     options = {"teams": teams, "seed": seed, "tie_window_ms": tie, "catalog": catalog}
-    return Setup(game=name, seats=seats, options=options)
+    return Setup(game=name, seats=seats, options=options, players=parse_players(obj, seats))
 
 
 def team_sizes(seats: int) -> dict[str, int]:
