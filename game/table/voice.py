@@ -1,0 +1,311 @@
+"""The announcer's voice: every ``say`` cue spoken with espeak-ng, from a cache, through the mixer, never blocking.
+
+- :func:`spoken` turns a rules announcement into what the announcer says ("HIT! Seat 3 is hit by seat 2" ->
+  "Seat 3 is hit!"): short enough to follow the throw, and with the screen's shouting caps calmed down;
+  ``game.rules.players.name_seats`` then puts the players' names in.
+- Each phrase is rendered once by espeak-ng into a WAV, normalised to the table's loudness
+  (:mod:`game.app.loudness`) and kept in a per-user cache directory (``$XDG_CACHE_HOME/burrito-table/voice``),
+  named by a hash of (text, voice, speed, pitch, espeak-ng version, loudness target): another voice or a new
+  espeak-ng renders afresh, an old file is never played for the wrong settings.
+- Rendering (espeak-ng takes 50-300 ms a phrase) happens on one background thread, never in the table's loop.
+  Phrases known in advance (:func:`known_phrases`: countdowns, calls and hits for every seat or name) are queued
+  when the table starts and when the players are known, so the first call is played straight from memory.
+  A phrase nobody could foresee ("TIE! seat 1 and seat 3 hit 12 ms apart") is rendered when it is said and played
+  as soon as it is ready, unless it is more than :data:`STALE_S` late: a call heard after the next one confuses.
+- Playback is on a reserved mixer channel; while it speaks, effects are ducked (:data:`DUCK`) so words stay clear.
+
+Without espeak-ng, :meth:`Announcer.open` gives the reason instead, and the table plays its jingles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import queue
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.app import loudness
+from game.rules.players import Player, name_seats
+
+log = logging.getLogger(__name__)
+
+#: a phrase rendered on demand is dropped if it is ready later than this after its cue
+STALE_S = 1.5
+#: effect volume while the announcer speaks (about -10 dB)
+DUCK = 0.3
+#: longest phrase spoken whole; a longer announcement is cut after its first sentence (the screen has the rest)
+LONGEST = 90
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """espeak-ng's voice, words per minute and pitch (0-99): a party announcer talks fast and a little high."""
+
+    voice: str = "en-us"
+    speed: int = 170
+    pitch: int = 55
+
+
+# --- what the announcer says -------------------------------------------------------------------------------
+
+#: announcement -> phrase, first match wins; applied before names go in (they match "Seat N")
+_PHRASES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^HIT! (Seat \d+) is hit( by seat \d+)?$"), r"\1 is hit!"),
+    (re.compile(r"^CATCH! (Seat \d+) catches seat \d+'s burrito$"), r"Catch! \1 catches it!"),
+    (re.compile(r"^CATCH! (Seat \d+) catches the \w+ burrito: (seat \d+) is out$"), r"Catch! \1 catches it: \2 is out!"),
+    (re.compile(r"^TIE! (.+?) hit \d+ ms apart: tie Duel!$"), r"Tie! \1: Duel!"),
+    (re.compile(r"^TIE! (.+?) hit \d+ ms apart: a War among them, last one standing!$"), r"Tie! \1: War, last one standing!"),
+    (re.compile(r"^TIE! Seats (\d+) and (\d+) are out \d+ ms apart: .*$"), r"Tie! Seat \1 and seat \2 go again!"),
+    (re.compile(r"^(Seat \d+) lays down a set: \+1$"), r"\1: a set!"),
+    (re.compile(r"^(BRAWL|WAR|DUEL|BATTLE)! called by (seat \d+)(.*)$"), r"\1! Called by \2\3"),
+]
+_CAPS = re.compile(r"\b[A-Z][A-Z]+\b")
+_ASIDE = re.compile(r"\s*\(([^)]*)\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def spoken(text: str) -> str:
+    """What the announcer says for a rules announcement (seats still as "Seat N")."""
+    for pattern, repl in _PHRASES:
+        if pattern.match(text):
+            text = pattern.sub(repl, text)
+            break
+    if len(text) > LONGEST:
+        parts = _SENTENCE_END.split(text)
+        text = parts[0]
+        for more in parts[1:]:  # whole sentences while they fit
+            if len(text) + 1 + len(more) > LONGEST:
+                break
+            text += " " + more
+    text = text.replace("3.. 2.. 1..", "3, 2, 1,").replace("+1", "plus one")
+    text = re.sub(r"\s*\.\.\.\s*", ", ", text)
+    text = re.sub(r"\b(\d+) ms\b", r"\1 milliseconds", text).replace("seat(s)", "seats")
+    text = _ASIDE.sub(lambda m: ", " + m[1], text)
+    text = _CAPS.sub(lambda m: m[0].capitalize(), text)
+    return text.strip()
+
+
+def phrase_for(text: str, players: dict[int, Player] | None = None) -> str:
+    """The phrase for an announcement at a table with these players: :func:`spoken`, then the names."""
+    return name_seats(spoken(text), players or {})
+
+
+def known_phrases(game: str, seats: int, players: dict[int, Player] | None = None) -> list[str]:
+    """The phrases worth rendering before play: the calls that must be on time, for every seat (or its name).
+
+    Countdowns first: the opening one is the first thing the table says.
+    """
+    seat_ids = range(1, seats + 1)
+    raw: list[str] = []
+    if game == "throw-throw-burrito":
+        raw += [f"Round 1! Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
+        raw += ["Back to back... 3, 2, 1, Burrito!", "Round 2! 3, 2, 1, Burrito!"]
+        raw += [f"Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
+        raw += [f"HIT! Seat {a} is hit" for a in seat_ids]
+        raw += [f"{k}! called by seat {a}" for a in seat_ids for k in ("BRAWL", "WAR", "DUEL")]
+        raw += [f"CATCH! Seat {a} catches seat {1 if a != 1 else 2}'s burrito" for a in seat_ids]
+        raw += [f"TIE! seat {a} and seat {b} hit 1 ms apart: tie Duel!" for a in seat_ids for b in seat_ids if a < b]
+        raw += [f"Seat {a} lays down a set: +1" for a in seat_ids]
+        raw += [f"Burrito {b} misses" for b in range(1, 5 if seats > 6 else 3)]
+    elif game == "zombie-burrito":
+        raw += [f"Seat {a} counts: 3.. 2.. 1.. Zombie Burrito!" for a in seat_ids]
+        raw += ["Each with your team's burrito, opposite sides: 3.. 2.. 1.. Battle!",
+                "Survivors to one side of the room, Zombies to the other!"]
+        raw += [f"Seat {a} holds the {b}: 3.. 2.. 1.. Battle!" for a in seat_ids
+                for b in ("Zombie burrito", "Survivor burrito")]
+        raw += [f"BATTLE! called by seat {a} ({team})" for a in seat_ids for team in ("Zombies", "Survivors")]
+        raw += [f"HIT! Seat {a} is out (the {b})" for a in seat_ids for b in ("Zombie burrito", "Survivor burrito")]
+        raw += [f"CATCH! Seat {a} catches the Zombie burrito: seat {b} is out" for a in seat_ids for b in seat_ids if a != b]
+        raw += ["The Zombie burrito misses", "The Survivor burrito misses"]
+    elif game == "taco-vs-burrito":
+        raw += [f"{w}! Seat {a} blocks" for a in seat_ids for w in ("NO BUENO", "SI BUENO")]
+    out: list[str] = []
+    for text in raw:
+        phrase = phrase_for(text, players)
+        if phrase not in out:
+            out.append(phrase)
+    return out
+
+
+# --- espeak-ng and the cache --------------------------------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """The per-user cache (XDG): ``$XDG_CACHE_HOME/burrito-table/voice``, else ``~/.cache/burrito-table/voice``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "burrito-table" / "voice"
+
+
+def espeak_version(exe: str) -> str:
+    """e.g. "1.51": part of every cache key, so an upgraded espeak-ng renders afresh."""
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10, check=True).stdout
+    m = re.search(r"text-to-speech:\s*(\S+)", out)
+    return m[1] if m else out.strip()[:40]
+
+
+def phrase_key(text: str, settings: VoiceSettings, version: str) -> str:
+    blob = json.dumps([text, settings.voice, settings.speed, settings.pitch, version, loudness.TARGET_LUFS])
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def render(exe: str, text: str, settings: VoiceSettings, dest: Path) -> None:
+    """espeak-ng speaks ``text`` into ``dest``, normalised to the table's loudness; written atomically.
+
+    The text goes in on standard input, so a name starting with "-" is never an option.
+    """
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".wav", dir=dest.parent)
+    os.close(fd)
+    try:
+        subprocess.run([exe, "-v", settings.voice, "-s", str(settings.speed), "-p", str(settings.pitch),
+                        "--stdin", "-w", tmp], input=text, text=True, capture_output=True, timeout=20, check=True)
+        samples, rate = loudness.read_wav(Path(tmp))
+        samples, _, _ = loudness.normalise(samples, rate)
+        loudness.write_wav(Path(tmp), samples, rate)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+class Announcer:
+    """Speaks phrases on mixer channel ``channel``; renders and loads them on its own thread.
+
+    ``load`` turns a WAV path into a playable sound (``pygame.mixer.Sound``); ``others`` lists the effect channels
+    to duck while it speaks.
+    """
+
+    def __init__(self, exe: str, version: str, cache: Path, settings: VoiceSettings, channel: Any,
+                 load: Callable[[str], Any], others: Callable[[], list[Any]] = list,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.exe = exe
+        self.version = version
+        self.cache = cache
+        self.settings = settings
+        self.channel = channel
+        self.load = load
+        self.others = others
+        self.clock = clock
+        self.volume = 1.0
+        self.loaded: dict[str, Any] = {}  # phrase -> sound; written by the worker, read by the loop
+        self.spoken: list[str] = []  # phrases played, in order
+        self.rendered: list[tuple[str, float]] = []  # (phrase, seconds) espeak-ng + normalising took
+        self.dropped: list[str] = []  # phrases ready too late to be worth saying
+        self.failed: list[str] = []
+        self._jobs: queue.Queue[tuple[str, float | None] | None] = queue.Queue()
+        self._queued: set[str] = set()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._work, name="announcer", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def open(cls, channel: Any, load: Callable[[str], Any], others: Callable[[], list[Any]] = list,
+             settings: VoiceSettings | None = None, cache: Path | None = None) -> tuple[Announcer | None, str]:
+        """An announcer, or None and the one-line reason there is none (espeak-ng missing or broken)."""
+        exe = shutil.which("espeak-ng")
+        if exe is None:
+            return None, "espeak-ng is not installed (sudo apt install espeak-ng): the announcer plays jingles"
+        try:
+            version = espeak_version(exe)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return None, f"espeak-ng does not run ({exc}): the announcer plays jingles"
+        folder = cache if cache is not None else cache_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return None, f"voice cache {folder}: {exc.strerror}: the announcer plays jingles"
+        return cls(exe, version, folder, settings or VoiceSettings(), channel, load, others), f"espeak-ng {version}"
+
+    def path(self, phrase: str) -> Path:
+        return self.cache / f"{phrase_key(phrase, self.settings, self.version)}.wav"
+
+    def prepare(self, phrases: Iterable[str]) -> None:
+        """Render and load these phrases in the background (already queued or loaded ones are skipped)."""
+        for p in phrases:
+            self._enqueue(p, None)
+
+    def say(self, phrase: str) -> bool:
+        """Speak now if the phrase is ready (True); else have it rendered and spoken when ready, if still timely."""
+        sound = self.loaded.get(phrase)
+        if sound is not None:
+            self._play(phrase, sound)
+            return True
+        self._enqueue(phrase, self.clock())
+        return False
+
+    def busy(self) -> bool:
+        return bool(self.channel.get_busy())
+
+    def wait(self, timeout: float = 30.0) -> bool:
+        """Until every queued phrase is done (tests, benchmarks, the demo's start); False on timeout."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if not self._queued:
+                    return True
+            time.sleep(0.005)
+        return False
+
+    def close(self) -> None:
+        """Stop after the phrase in hand: queued renders are dropped (the cache keeps what is done)."""
+        try:
+            while True:
+                self._jobs.get_nowait()
+        except queue.Empty:
+            pass
+        self._jobs.put(None)
+        self._thread.join(timeout=5)
+
+    def _enqueue(self, phrase: str, asked: float | None) -> None:
+        with self._lock:
+            if phrase in self.loaded or (phrase in self._queued and asked is None):
+                return
+            self._queued.add(phrase)
+        self._jobs.put((phrase, asked))
+
+    def _play(self, phrase: str, sound: Any) -> None:
+        self.channel.set_volume(self.volume)
+        self.channel.play(sound)
+        for ch in self.others():
+            if ch.get_busy():
+                ch.set_volume(self.volume * DUCK)
+        self.spoken.append(phrase)
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            phrase, asked = job
+            try:
+                sound = self.loaded.get(phrase)
+                if sound is None:
+                    dest = self.path(phrase)
+                    if not dest.exists():
+                        start = time.perf_counter()
+                        render(self.exe, phrase, self.settings, dest)
+                        self.rendered.append((phrase, time.perf_counter() - start))
+                    sound = self.load(str(dest))
+                    self.loaded[phrase] = sound
+                if asked is not None:
+                    if self.clock() - asked <= STALE_S:
+                        self._play(phrase, sound)
+                    else:
+                        self.dropped.append(phrase)
+            except Exception as exc:  # noqa: BLE001 - one bad phrase must not silence the rest
+                self.failed.append(phrase)
+                log.warning("announcer: cannot render %r: %s", phrase, exc)
+            finally:
+                with self._lock:
+                    self._queued.discard(phrase)
