@@ -106,6 +106,8 @@ def test_a_phrase_is_rendered_once_normalised_and_then_played_from_the_cache(mix
         wav = ann.path("Seat 3 is hit!")
         samples, rate = loudness.read_wav(wav)
         assert abs(loudness.integrated(samples, rate) - loudness.TARGET_LUFS) < 0.1
+        # no lead-in silence: the first sample played is the word (the cue-to-sound latency depends on it)
+        assert max(abs(v) for v in samples[: int(0.005 * rate)]) > 10 ** (-50 / 20)
         assert ann.say("Seat 3 is hit!") is True
         assert ann.channel.get_busy() and ann.spoken == ["Seat 3 is hit!"]
     finally:

@@ -159,6 +159,17 @@ def phrase_key(text: str, settings: VoiceSettings, version: str) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
+def trim(samples: list[float], rate: int, floor_db: float = -50.0) -> list[float]:
+    """Without espeak-ng's lead-in (up to 50 ms before a "k") and its 0.3 s tail: the first sample is the word,
+    and the voice channel is free (effects no longer ducked) as soon as the word ends."""
+    floor = 10 ** (floor_db / 20)
+    first = next((i for i, v in enumerate(samples) if abs(v) > floor), None)
+    if first is None:
+        return samples
+    last = next(i for i in range(len(samples) - 1, -1, -1) if abs(samples[i]) > floor)
+    return samples[max(0, first - int(0.002 * rate)):last + int(0.06 * rate)]
+
+
 def render(exe: str, text: str, settings: VoiceSettings, dest: Path) -> None:
     """espeak-ng speaks ``text`` into ``dest``, normalised to the table's loudness; written atomically.
 
@@ -171,7 +182,7 @@ def render(exe: str, text: str, settings: VoiceSettings, dest: Path) -> None:
         subprocess.run([exe, "-v", settings.voice, "-s", str(settings.speed), "-p", str(settings.pitch),
                         "--stdin", "-w", tmp], input=text, text=True, capture_output=True, timeout=20, check=True)
         samples, rate = loudness.read_wav(Path(tmp))
-        samples, _, _ = loudness.normalise(samples, rate)
+        samples, _, _ = loudness.normalise(trim(samples, rate), rate)
         loudness.write_wav(Path(tmp), samples, rate)
         os.replace(tmp, dest)
     finally:
