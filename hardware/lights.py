@@ -43,6 +43,7 @@ class Lights:
 
     def __init__(self, pinmap: Any, factory: Any) -> None:
         self.pwm = True
+        self.brightness = 1.0  # the house setting: scales the steady levels (idle, winner); blinks stay full
         self.leds: dict[int, Any] = {}
         self.current: dict[int, str] = {}
         try:
@@ -71,10 +72,13 @@ class Lights:
         if cue == "out":
             led.off()
         elif cue == "winner":
-            led.on()
+            if self.pwm:
+                led.value = self.brightness
+            else:
+                led.on()
         elif cue == "idle":
             if self.pwm:
-                led.value = IDLE_LEVEL
+                led.value = IDLE_LEVEL * self.brightness
             else:
                 led.on()
         elif cue == "battle":

@@ -52,6 +52,8 @@ def add_play(subparsers: Any) -> None:
     play.add_argument("--headless", action="store_true", help="SDL's dummy drivers (tests)")
     play.add_argument("--mute", action="store_true", help="no sound")
     play.add_argument("--audio-device", metavar="NAME", help="audio output device, by (part of) its name")
+    play.add_argument("--settings", metavar="FILE",
+                      help="house settings JSON (default ~/.config/burrito-table/settings.json; the table menu writes it)")
     play.add_argument("--shutdown-command", default="", metavar="CMD",
                       help="run when the table menu's shut down is chosen (kiosk: 'sudo -n /usr/bin/systemctl poweroff')")
     play.add_argument("--max-frames", type=int, default=0, help=argparse.SUPPRESS)

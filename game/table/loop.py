@@ -62,7 +62,8 @@ class TableApp:
     def __init__(self, *, panels: Any, journal: Journal, clock: Callable[[], float], seatmap: list[int],
                  devices: Any = None, device_map: DeviceMap | None = None, use_referee: bool = True,
                  sound: Any = None, banner: str = "", hold_back_s: float | None = None,
-                 mode: GameMode | str | None = None) -> None:
+                 mode: GameMode | str | None = None, settings: Any = None,
+                 settings_file: Any = None, idle_s: float | None = None) -> None:
         self.panels = panels
         self.journal = journal
         self.clock = clock
@@ -94,6 +95,10 @@ class TableApp:
         self.on_cues: list[Callable[[list[Cue]], None]] = []
         self.lobby: Lobby | None = None
         self.lobby_seed: int | None = None  # the lobby's deal seed (tests fix it); None: a fresh one each time
+        from game.app.host import PartyHost
+
+        #: names, how-to-play, learning hints, attract mode, house settings, device warnings
+        self.host = PartyHost(self, settings, settings_file, idle_s)
 
     # -- game start ---------------------------------------------------------------------------------
 
@@ -112,6 +117,7 @@ class TableApp:
         self._save_seatmap()
         self.t0 = self.clock()
         self._new_referee()
+        self.host.started()
         self._effects(cues, None, self.t0)
 
     def resume(self, game_id: int) -> None:
@@ -128,6 +134,7 @@ class TableApp:
         self.mapper = self.mode.mapper(self.seatmap)
         self.t0 = self.clock() - self.live.table.last_t - 1.0
         self._new_referee()
+        self.host.started()
         self.presenter.ticker.append(f"Game {game_id} resumed after {len(self.live.table.events)} events")
         self._context(self.clock())
 
@@ -190,6 +197,8 @@ class TableApp:
             except Exception as exc:  # noqa: BLE001 - a damaged game is not offered; it stays in the journal
                 log.warning("unfinished game %s cannot be offered: %s", game_id, exc)
         self.lobby = Lobby(self.panels.pinmap.seats, resume, seed=self.lobby_seed)
+        self.host.point_lobby_at(self.host.settings.game)
+        self.host.apply()
 
     def abandon(self) -> None:
         """Restart: the game in progress is closed in the journal (kept for replay) and the lobby opens."""
@@ -203,7 +212,12 @@ class TableApp:
             self.mapper.track(ev)  # the menu chord works in the lobby too (shut down without a keyboard)
             if ev.action == "press":
                 self.mapper.feedback.append(Feedback(ev.t, ev.seat, ev.button))
-            self.lobby.seat_event(ev)
+            if not self.host.lobby_event(ev, ev.t):
+                self.lobby.seat_event(ev)
+            return
+        if self.menu_open and self.host.menu_page == "settings":
+            if ev.action == "press":
+                self.host.settings_press(ev.button)
             return
         if self.menu_open:
             self._menu(ev)
@@ -228,6 +242,9 @@ class TableApp:
             self.menu_open = False
         elif ev.button == "SET":
             choice = items[self.menu_cursor][0]
+            if choice == "settings":
+                self.host.menu_page, self.host.menu_cursor = "settings", 0
+                return
             self.menu_open = False
             if choice != "resume":
                 self.requests.append(choice)
@@ -236,6 +253,7 @@ class TableApp:
         state = getattr(ev, "state", None)
         if state is not None:
             self.device_status[ev.device] = state
+        self.host.watch.event(ev)
         if self.referee is not None:
             self.referee.device(ev)
 
@@ -256,6 +274,8 @@ class TableApp:
         for _panel in self.mapper.combos(now):
             self.menu_open = True
             self.menu_cursor = 0
+            self.host.menu_page = "main"
+        self.host.tick(now)
         if self.devices is not None:
             q = self.devices.events
             while True:
@@ -271,7 +291,7 @@ class TableApp:
             else:
                 self.seatmap = sorted(lobby.joined)
                 self.mapper = self.mode.mapper(self.seatmap)
-                self.start(lobby.setup())
+                self.start(self.host.setup(lobby.setup(), self.seatmap))
         if self.error is not None or self.live is None:
             return
         if self.referee is not None:
@@ -357,7 +377,7 @@ class TableApp:
             elif c.kind == "sound" and self.sound is not None:
                 self.sound.play(c.text)
             elif c.kind == "say" and self.sound is not None:
-                self.sound.announce(c.text)
+                self.sound.announce(c.text, self.live.table.setup.players if self.live is not None else None)
         for fn in self.on_cues:
             fn(cues)
         self._context(self.clock() if host_t is None else host_t)
@@ -380,11 +400,15 @@ class TableApp:
 
     def view(self, now: float) -> View:
         if self.lobby is not None and self.error is None and not self.menu_open:
+            shown = self.host.lobby_view(now, self.banner)
+            if shown is not None:
+                return shown
             v = self.lobby.view(self.banner)
             self.mapper.feedback = [f for f in self.mapper.feedback if now - f.t < 0.6]
             for f in self.mapper.feedback:
                 if 1 <= f.seat <= len(v.seats):
                     v.seats[f.seat - 1].flash = f.text
+            self.host.decorate_lobby(v)
             return v
         seats = self.mode.seat_views(self, now)
         v = View(screen="scoreboard", seats=seats, banner=self.banner, ticker=list(self.presenter.ticker),
@@ -393,6 +417,9 @@ class TableApp:
         if self.error is not None:
             v.screen, v.title, v.big, v.sub = "failsafe", "THE TABLE HIT A SNAG", "PAUSED", self.error
             v.hint = "Scores are safe in the journal. Any SET: carry on. Hold BRAWL+WAR 5 s: menu"
+            return v
+        if self.menu_open and self.host.menu_page == "settings":
+            self.host.settings_view(v)
             return v
         if self.menu_open:
             v.screen, v.title = "menu", "TABLE MENU"
@@ -409,6 +436,7 @@ class TableApp:
             v.chosen = list(q.seats)
             return v
         self.mode.live_view(self, v, now)
+        self.host.decorate(v, now)
         chord = self.mapper.combo_progress(now)
         if chord is not None and chord[1] > 0.5:
             v.hint = f"panel {chord[0]}: keep holding BRAWL + WAR for the menu ({max(0.0, 5 - chord[1]):.0f} s)"
@@ -485,7 +513,7 @@ class Lobby:
 
 
 MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),
-                                     ("shutdown", "Shut down the table")]
+                                     ("settings", "House settings, switch game"), ("shutdown", "Shut down the table")]
 
 
 def countdown_label(progress: float, words: tuple[str, ...] = ("3", "2", "1", "BURRITO!")) -> str:

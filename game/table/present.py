@@ -37,6 +37,8 @@ class SeatView:
     team: str = ""  # Zombie Burrito: "zombies" / "survivors"
     lives: int = 0  # Zombie Burrito: extra hits left in this battle
     note: str = ""  # a line under the card (Zombie Burrito: the set being chosen, "holds the burrito")
+    name: str = ""  # the player's name (setup line ``players``), else the card says SEAT n
+    colour: tuple[int, int, int] | None = None  # the player's colour for the card's head
 
 
 @dataclass
@@ -79,6 +81,7 @@ class Presenter:
 
     def __init__(self, pace: float = 1.0) -> None:
         self.pace = pace  # moment durations are multiplied by this (the headless demo shows them briefly)
+        self.countdown_s: float | None = None  # the house setting for the countdown moment (None: DURATIONS)
         self.queue: deque[Moment] = deque()
         self.current: Moment | None = None
         self.ticker: deque[str] = deque(maxlen=4)
@@ -111,6 +114,8 @@ class Presenter:
                 self.current.duration = min(self.current.duration, 1.2)
 
     def _push(self, m: Moment) -> None:
+        if m.screen == "countdown" and self.countdown_s is not None:
+            m.duration = self.countdown_s
         m.duration *= self.pace
         if m.screen in ("battle", "countdown"):
             # a new battle call replaces a countdown still waiting; calls and round moments stay in order

@@ -157,6 +157,11 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         print("  calls: the referee (game.referee) is not installed yet, so the bots feed their grabs, throws, hits,"
               " misses and catches to the table as table events directly", file=out)
     print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)
+    if sound is not None:
+        print(f"  announcer: {sound.voice_note}", file=out)
+        sound.prepare(mode.name, n)
+        if sound.announcer is not None:
+            sound.announcer.wait(20.0)  # the opening calls are ready before the first one (cached after the first run)
     print(f"  screen: {'headless (SDL dummy driver)' if headless else reason}\n", file=out, flush=True)
     status = 0
     try:
@@ -169,6 +174,8 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         rig.close()
         journal.close()
         if sound is not None:
+            if sound.announcer is not None:
+                print(f"  announcer: {len(sound.announcer.spoken)} calls spoken", file=out)
             sound.close()
         pygame.quit()
         from game.table.screens import forget_fonts
@@ -340,15 +347,24 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     except JournalError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)
         return 2
+    from game.app.host import load_settings
+    from game.app.settings import settings_path
+
+    settings_file = Path(args.settings).expanduser() if getattr(args, "settings", None) else settings_path()
+    house, problems = load_settings(settings_file)
+    for problem in problems:
+        print(f"burrito-table: {problem}", file=sys.stderr)
     sound = None
     if not args.mute and not headless:
         from game.table.sound import AudioDeviceError, Sound
 
         try:
-            sound = Sound.open(device=args.audio_device)
+            sound = Sound.open(device=args.audio_device, voice=house.voice)
         except AudioDeviceError as exc:
             print(f"burrito-table: {exc}", file=sys.stderr)
             return 2
+        if sound is not None:
+            print(f"Announcer: {sound.voice_note}", file=out)
     clock = time.monotonic
     rig = None
     host = None
@@ -367,7 +383,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         host = DeviceHost(port, store, trace_dir=default_trace_dir(), params_path=default_params_path()).start()
     app = TableApp(panels=panels, journal=journal, clock=clock, seatmap=list(range(1, pinmap.seats + 1)),
                    devices=host, device_map=device_map, sound=sound,
-                   banner="SIMULATION MODE - keys press the seat buttons" if sim else "")
+                   banner="SIMULATION MODE - keys press the seat buttons" if sim else "",
+                   settings=house, settings_file=settings_file)
     app.open_lobby()
     controls = SimControls(app, rig, clock) if rig is not None else None
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
@@ -382,6 +399,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                     return 0
                 if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
                     name = pygame.key.name(ev.key)
+                    if ev.type == pygame.KEYDOWN and app.host.key(name, ev.unicode):
+                        continue  # typing a name into a lobby name card
                     if ev.type == pygame.KEYDOWN and name == "escape" and (sim or args.windowed):
                         return 0
                     if panels.keyboard is not None and panels.keyboard.key(name, ev.type == pygame.KEYDOWN):
@@ -411,6 +430,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
             for req in app.requests:
                 if req == "restart":
                     app.abandon()
+                elif req == "switch":
+                    app.host.switch()
                 elif req == "shutdown":
                     print("shut down requested from the table menu", file=out)
                     status = 3 if not sim else 0

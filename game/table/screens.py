@@ -150,6 +150,8 @@ def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, hig
     rect.center = (int(center[0]), int(center[1]))
     role = sv.role
     colour = ROLE_COLOURS.get(role, ROLE_COLOURS["idle"])
+    if sv.colour is not None and role in ("idle", "joined"):
+        colour = sv.colour  # the player's own colour, while no battle role outshouts it
     fill = (30, 26, 70) if role not in ("out", "empty") else (24, 24, 34)
     if highlight:
         glow = rect.inflate(p.px(26), p.px(26))
@@ -157,12 +159,18 @@ def seat_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, hig
     p.panel(rect, fill, colour, width=8 if role in ("fighter", "winner", "declarer") else 5)
     head = pygame.Rect(rect.left, rect.top, rect.width, p.px(ch * 0.27))
     pygame.draw.rect(p.s, colour, head, border_top_left_radius=p.px(22), border_top_right_radius=p.px(22))
-    label = f"SEAT {sv.seat}" if sv.seat else f"PANEL {sv.panel}"
+    label = sv.name.upper() if sv.name and role != "joined" else f"SEAT {sv.seat}" if sv.seat else f"PANEL {sv.panel}"
     p.text(label, ch * 0.22, DARK if role != "out" else GREY, head.center, shadow=False)
     if role == "empty":
         p.text("press to join", ch * 0.16, GREY, (rect.centerx, rect.centery + p.px(ch * 0.12)), shadow=False)
         return
     if role == "joined":
+        if sv.name:
+            p.text(sv.name, ch * 0.3, sv.colour or LIME, (rect.centerx, rect.centery + p.px(ch * 0.05)), max_w=rect.width * 0.9)
+            if sv.note:
+                p.text(sv.note, ch * 0.13, WHITE, (rect.centerx, rect.bottom - p.px(ch * 0.14)), shadow=False,
+                       max_w=rect.width * 0.92)
+            return
         p.text("READY!", ch * 0.3, LIME, (rect.centerx, rect.centery + p.px(ch * 0.12)))
         return
     p.text(str(sv.points), ch * 0.42, WHITE if role != "out" else GREY,
@@ -255,9 +263,12 @@ def draw(surface: pygame.Surface, v: View) -> None:
     p = Painter(surface)
     mode = GAMES.get(v.game)
     fn = mode.screens().get(v.screen) if mode is not None else None
+    from game.table import host_screens  # the party host's screens (how-to-play, attract, settings): they use this module
+
     if fn is None:
-        fn = SCREENS.get(v.screen, draw_scoreboard)
+        fn = SCREENS.get(v.screen) or host_screens.SCREENS.get(v.screen) or draw_scoreboard
     fn(p, v)
+    host_screens.overlay(p, v)
 
 
 def draw_scoreboard(p: Painter, v: View) -> None:
@@ -354,7 +365,6 @@ SCREENS = {
     "lobby": draw_lobby, "scoreboard": draw_scoreboard, "countdown": draw_countdown, "call": draw_call,
     "question": draw_question, "failsafe": draw_failsafe, "menu": draw_menu, "resume": draw_resume,
 }
-
 
 # -- sample views: the screenshot tests and the README pictures -------------------------------------------
 
