@@ -12,7 +12,7 @@ from game.app.present import View
 HINTS: dict[tuple[str, str], str] = {
     ("throw-throw-burrito", "scoreboard"): "SET: I laid a set of 3   -   BRAWL / WAR / DUEL: I laid that battle set (2 points)",
     ("throw-throw-burrito", "battle"): "Fighters: on BURRITO!, grab a burrito and throw it at the other fighter",
-    ("throw-throw-burrito", "countdown"): "Fighters: grab a burrito when the count ends!",
+    ("throw-throw-burrito", "countdown"): "On BURRITO!, go: pass cards (in a battle: grab a burrito and throw it)",
     ("throw-throw-burrito", "call"): "Caught a burrito? Press any button on your panel within 2 s",
     ("throw-throw-burrito", "round_end"): "Most points wins the round: SET and battle sets add, bruises take away",
     ("throw-throw-burrito", "tiebreak"): "A tie-break Duel: the two fighters throw, the first hit loses",

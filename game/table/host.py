@@ -78,6 +78,7 @@ class PartyHost:
         self.menu_page = "main"
         self.menu_cursor = 0
         self.changes: list[str] = []  # "tie_window_ms=35": what the menu changed (tests, the log)
+        self._lobby_changed = False
         self.apply()
 
     # -- settings --------------------------------------------------------------------------------------
@@ -175,6 +176,8 @@ class PartyHost:
             if ev.button == "SET":
                 self.naming.forget(ev.seat)
             return False
+        if ev.button in ("BRAWL", "WAR") and not self.naming.editing(ev.seat):
+            self._lobby_changed = True  # the lobby steps its game: render that game's phrases next tick
         if self.naming.editing(ev.seat):
             self.naming.button(ev.seat, ev.button)
             if ev.button != "DUEL":
@@ -202,7 +205,10 @@ class PartyHost:
         """The announcer renders this lobby's names now, so the opening countdown is not late."""
         lobby = self.app.lobby
         sound = self.app.sound
-        if lobby is None or sound is None or not lobby.joined:
+        if lobby is None or sound is None:
+            return
+        if not lobby.joined:  # nobody yet: every seat a panel could be, anonymous
+            sound.prepare(lobby.mode.name, lobby.panels)
             return
         seatmap = sorted(lobby.joined)
         sound.prepare(lobby.mode.name, len(seatmap), self.players(seatmap))
@@ -227,6 +233,9 @@ class PartyHost:
             self.app.sound.prepare(setup.game, setup.seats, setup.players)
 
     def tick(self, now: float) -> None:
+        if self._lobby_changed:
+            self._lobby_changed = False
+            self.prepare_phrases()
         if self.app.lobby is not None and not self.app.menu_open and self.howto is None:
             self.attract.tick(now)
         elif self.attract.active:

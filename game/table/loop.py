@@ -199,6 +199,7 @@ class TableApp:
         self.lobby = Lobby(self.panels.pinmap.seats, resume, seed=self.lobby_seed)
         self.host.point_lobby_at(self.host.settings.game)
         self.host.apply()
+        self.host.prepare_phrases()
 
     def abandon(self) -> None:
         """Restart: the game in progress is closed in the journal (kept for replay) and the lobby opens."""

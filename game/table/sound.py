@@ -98,8 +98,8 @@ class Sound:
     @classmethod
     def open(cls, device: str | None = None, voice: bool = True, voice_settings: VoiceSettings | None = None,
              cache: Path | None = None) -> Sound | None:
-        """The mixer, the clips and (``voice``, with espeak-ng) the announcer; the anonymous known phrases of
-        every game start rendering at once, so a table's first game has them."""
+        """The mixer, the clips and (``voice``, with espeak-ng) the announcer. The table says which phrases to
+        render (:meth:`prepare`): the lobby's game as soon as it is chosen, its names as soon as they are."""
         import pygame
 
         pygame.mixer.pre_init(FREQUENCY, -16, 1, BUFFER)
@@ -132,11 +132,7 @@ class Sound:
                                              settings=voice_settings, cache=cache)
             if announcer is None:
                 log.warning("no voice: %s", note)
-        snd = cls(pygame.mixer, clips, announcer, note)
-        if announcer is not None:
-            for game, seats in (("throw-throw-burrito", 6), ("zombie-burrito", 6), ("taco-vs-burrito", 6)):
-                announcer.prepare(known_phrases(game, seats))
-        return snd
+        return cls(pygame.mixer, clips, announcer, note)
 
     def prepare(self, game: str, seats: int, players: dict[int, Player] | None = None) -> None:
         """Render this table's phrases (with its players' names) before they are needed."""

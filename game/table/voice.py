@@ -214,7 +214,9 @@ class Announcer:
         self.rendered: list[tuple[str, float]] = []  # (phrase, seconds) espeak-ng + normalising took
         self.dropped: list[str] = []  # phrases ready too late to be worth saying
         self.failed: list[str] = []
-        self._jobs: queue.Queue[tuple[str, float | None] | None] = queue.Queue()
+        #: (priority, order, phrase, asked): a phrase said now goes before the ones prepared in advance
+        self._jobs: queue.PriorityQueue[tuple[int, int, str, float | None]] = queue.PriorityQueue()
+        self._order = 0
         self._queued: set[str] = set()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._work, name="announcer", daemon=True)
@@ -275,7 +277,7 @@ class Announcer:
                 self._jobs.get_nowait()
         except queue.Empty:
             pass
-        self._jobs.put(None)
+        self._jobs.put((-1, 0, "", None))  # the stop sign goes first
         self._thread.join(timeout=5)
 
     def _enqueue(self, phrase: str, asked: float | None) -> None:
@@ -283,7 +285,9 @@ class Announcer:
             if phrase in self.loaded or (phrase in self._queued and asked is None):
                 return
             self._queued.add(phrase)
-        self._jobs.put((phrase, asked))
+            self._order += 1
+            order = self._order
+        self._jobs.put((0 if asked is not None else 1, order, phrase, asked))
 
     def _play(self, phrase: str, sound: Any) -> None:
         self.channel.set_volume(self.volume)
@@ -295,10 +299,9 @@ class Announcer:
 
     def _work(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
+            priority, _, phrase, asked = self._jobs.get()
+            if priority < 0:
                 return
-            phrase, asked = job
             try:
                 sound = self.loaded.get(phrase)
                 if sound is None:
