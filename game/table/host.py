@@ -261,11 +261,8 @@ class PartyHost:
             if card.editing:
                 sv.note = "type, Enter keeps" if card.typing is not None else "BRAWL/WAR name  SET colour  DUEL ok"
         if v.screen == "lobby":
-            extra = "  tap SET: your name    hold WAR: how to play    hold BRAWL: learning " + (
+            v.extra["host_hint"] = "joined: tap SET for your name    hold WAR: how to play    hold BRAWL: learning " + (
                 "on" if self.learning else "off")
-            v.hint = (v.hint + extra) if v.hint else extra.strip()
-            if self.learning:
-                v.extra["learning"] = True
 
     def decorate(self, v: View, now: float) -> None:
         """A live game's View: names on seats and in the texts, learning hints, device warnings."""

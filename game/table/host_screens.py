@@ -7,6 +7,8 @@ overlay last.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 
 from game.app import screens as sc
@@ -18,7 +20,7 @@ from game.app.screens import CYAN, DARK, GOLD, ORANGE, WHITE, Painter
 
 def draw_settings(p: Painter, v: View) -> None:
     """The table menu's settings page: a compact list (eight lines fit the menu box)."""
-    sc.scoreboard_base(p, v, dim=True)
+    sc.scoreboard_base(p, replace(v, hint=""), dim=True)  # the hint goes in the box, once
     box = sc.big_box(p, v.title, CYAN, height=860)
     n = max(1, len(v.options))
     step = (box.height - p.px(200)) / n
@@ -47,5 +49,64 @@ def draw_device_warnings(p: Painter, v: View) -> None:
 SCREENS = {"howto": draw_howto, "attract_winners": draw_winners, "settings": draw_settings}
 
 
+def draw_host_hint(p: Painter, v: View) -> None:
+    """The lobby's extra buttons (names, how-to-play, learning), on a strip along the bottom edge."""
+    text = v.extra.get("host_hint")
+    if not text:
+        return
+    strip = pygame.Rect(0, p.h - p.px(66), p.w, p.px(54))
+    pygame.draw.rect(p.s, DARK, strip)
+    p.text(str(text), 34, GOLD, strip.center, shadow=False, max_w=p.w * 0.96)
+
+
 def overlay(p: Painter, v: View) -> None:
     draw_device_warnings(p, v)
+    draw_host_hint(p, v)
+
+
+def sample_views() -> dict[str, View]:
+    """One View per party-host screen, fixed made-up content: the screenshot tests and ``docs/screens``."""
+    from game.app.attract import Attract  # noqa: F401 - the same module draws the winners
+    from game.app.host import SETTINGS_ITEMS
+    from game.app.howto import howto_view
+    from game.app.present import SeatView
+    from game.app.screens import sample_seats
+    from game.app.settings import HouseSettings, bump, shown
+
+    lobby = [SeatView(seat=0, panel=p, role="joined" if p in (1, 2, 4, 5) else "empty") for p in range(1, 7)]
+    lobby[0].name, lobby[0].colour = "Salsa", (255, 90, 160)
+    lobby[1].name, lobby[1].colour = "Guac", (60, 200, 255)
+    lobby[1].note = "BRAWL/WAR name  SET colour  DUEL ok"
+    lobby[3].name, lobby[3].colour = "Zoe_", (140, 255, 90)
+    lobby[3].note = "type, Enter keeps"
+    named = sample_seats(4)
+    for sv, (name, colour) in zip(named, (("Salsa", (255, 90, 160)), ("Guac", (60, 200, 255)), ("", None),
+                                          ("Zoe", (140, 255, 90)))):
+        sv.name, sv.colour = name, colour
+    named[1].role = "fighter"
+    settings = HouseSettings(tie_window_ms=50)
+    items = [shown(settings, k) if k != "switch" else "Switch game now: " + shown(bump(settings, "game"), "game").split(": ")[1]
+             for k in SETTINGS_ITEMS]
+    ticker = ["Round 1! Zoe counts: 3, 2, 1, Burrito!", "Salsa lays down a set: +1", "Guac lays down a set: +1"]
+    return {
+        "howto_ttb": howto_view("throw-throw-burrito", 3),
+        "howto_zb": howto_view("zombie-burrito", 0),
+        "howto_tvb": howto_view("taco-vs-burrito", 2),
+        "attract_winners": View("attract_winners", [], title="LAST WINNERS", hint="press any button to play",
+                                options=["Throw Throw Burrito: Zoe", "Zombie Burrito: the Survivors (Salsa, Seat 4)",
+                                         "Taco vs Burrito: Guac", "Throw Throw Burrito: Seat 2"]),
+        "lobby_names": View("lobby", lobby, title="Throw Throw Burrito", options=["standard", "small room"], cursor=0,
+                            sub="4 seats ready - DUEL on a ready seat starts",
+                            hint="BRAWL / WAR: game and variant    hold SET: leave",
+                            extra={"host_hint": "joined: tap SET for your name    hold WAR: how to play    "
+                                                "hold BRAWL: learning on"}),
+        "scoreboard_names": View("scoreboard", named, round=1, tokens_left=5, ticker=ticker,
+                                 hint="LEARNING: SET: I laid a set of 3   -   BRAWL / WAR / DUEL: I laid that battle set (2 points)",
+                                 extra={"device_warnings": ["burrito-2 offline", "badge-3 (seat 3) battery 9%"]}),
+        "settings": View("settings", sample_seats(), title="HOUSE SETTINGS", options=items, cursor=4,
+                         hint="BRAWL / WAR move  -  SET change  -  DUEL back   (windows: from the next game)"),
+        "menu_host": View("menu", sample_seats(), title="TABLE MENU",
+                          options=["Back to the game", "Restart: new game", "House settings, switch game",
+                                   "Shut down the table"], cursor=2,
+                          hint="BRAWL / WAR move  -  SET choose  -  DUEL back", tokens_left=3),
+    }

@@ -343,8 +343,9 @@ def draw_failsafe(p: Painter, v: View) -> None:
 def draw_menu(p: Painter, v: View) -> None:
     scoreboard_base(p, v, dim=True)
     box = big_box(p, v.title, CYAN, height=560)
+    gap = min(110, 300 / max(1, len(v.options) - 1))  # four items (house settings) still clear the hint line
     for i, opt in enumerate(v.options):
-        y = box.top + p.px(140 + 110 * i)
+        y = box.top + p.px(140 + gap * i)
         if i == v.cursor:
             sel = pygame.Rect(0, 0, int(box.width * 0.8), p.px(90))
             sel.center = (box.centerx, y)
