@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -83,7 +84,7 @@ def main() -> int:
     heard_at = [0.0]
     hook_type = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint8), ctypes.c_int)
 
-    def postmix(_udata: int, stream: ctypes.Any, length: int) -> None:
+    def postmix(_udata: int, stream: Any, length: int) -> None:
         now = time.perf_counter()
         buf = ctypes.string_at(stream, length)
         if buf.count(0) != length:

@@ -223,3 +223,21 @@ def test_learning_hints_on_a_first_game_and_device_warnings_from_heartbeats(tabl
     app.device_event(HeartbeatEvent(t=clock(), device="badge-2", device_kind="badge", pending=0, gave_up=0,
                                     battery_pct=80))
     assert "device_warnings" not in app.view(clock()).extra
+
+
+def test_the_demo_speaks_its_calls_where_espeak_ng_is_installed(tmp_path: Path) -> None:
+    """`burrito-table demo` with a display (Xvfb) and SDL's dummy audio: the announcer is espeak-ng and it speaks."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    assert shutil.which("xvfb-run") and shutil.which("espeak-ng"), "run tests/install-system-deps.sh"
+    env = dict(os.environ, SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("SDL_VIDEODRIVER", None)
+    res = subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "game", "demo", "--speed", "8", "--max-seconds", "12"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert "announcer: espeak-ng" in res.stdout, res.stdout + res.stderr
+    spoken = [line for line in res.stdout.splitlines() if "calls spoken" in line]
+    assert spoken and int(spoken[0].split()[1]) >= 3, res.stdout
+    assert any((tmp_path / "cache" / "burrito-table" / "voice").glob("*.wav"))  # the per-user cache was used

@@ -274,6 +274,11 @@ class PartyHost:
                 if p is not None:
                     sv.name = p.name or ""
                     sv.colour = rgb(p.colour)
+            taco = v.extra.get("taco")
+            for sp in getattr(taco, "seats", []):  # Taco vs Burrito draws its own seat panels
+                p = players.get(sp.seat)
+                if p is not None and p.name:
+                    sp.name = p.name
             v.title = name_upper(name_seats(v.title, players), players)
             v.sub = name_seats(v.sub, players)
             v.gap = name_seats(v.gap, players)

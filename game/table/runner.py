@@ -352,8 +352,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
 
     settings_file = Path(args.settings).expanduser() if getattr(args, "settings", None) else settings_path()
     house, problems = load_settings(settings_file)
-    for problem in problems:
-        print(f"burrito-table: {problem}", file=sys.stderr)
+    for line in problems:
+        print(f"burrito-table: {line}", file=sys.stderr)
     sound = None
     if not args.mute and not headless:
         from game.table.sound import AudioDeviceError, Sound

@@ -266,6 +266,7 @@ class SeatPanel:
     turn: bool = False
     winner: bool = False
     flash: str = ""
+    name: str = ""  # the player's name (setup line ``players``), shown instead of SEAT n
 
 
 @dataclass

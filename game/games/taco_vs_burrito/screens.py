@@ -103,7 +103,7 @@ def seat_box(p: Painter, sp: SeatPanel, center: tuple[float, float], n: int, han
     p.panel(rect, (30, 26, 70), colour, width=8 if sp.turn else 5)
     head = pygame.Rect(rect.left, rect.top, rect.width, p.px(58))
     pygame.draw.rect(p.s, colour, head, border_top_left_radius=p.px(22), border_top_right_radius=p.px(22))
-    label = f"SEAT {sp.seat}" + (f"  bot: {sp.bot}" if sp.bot else "")
+    label = (sp.name.upper() if sp.name else f"SEAT {sp.seat}") + (f"  bot: {sp.bot}" if sp.bot else "")
     p.text(label, 44, DARK, (head.centerx - p.px(40), head.centery), shadow=False, max_w=rect.width * 0.7)
     score = "?" if sp.score is None else str(sp.score)
     p.text(score, 64, WHITE, (head.right - p.px(50), head.centery + p.px(2)), shadow=False)

@@ -59,7 +59,7 @@ def zb_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, highl
     pygame.draw.rect(p.s, (60, 60, 70) if out else team, head, border_top_left_radius=p.px(22),
                      border_top_right_radius=p.px(22))
     side = {"zombies": "ZOMBIE", "survivors": "SURVIVOR"}.get(sv.team, "")
-    p.text(f"SEAT {sv.seat}  {side}", ch * 0.2, DARK if not out else GREY, head.center, shadow=False,
+    p.text(f"{sv.name.upper() if sv.name else f'SEAT {sv.seat}'}  {side}", ch * 0.2, DARK if not out else GREY, head.center, shadow=False,
            max_w=head.width * 0.94)
     body_y = rect.top + rect.height * 0.56
     if sv.role == "out":
