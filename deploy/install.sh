@@ -6,7 +6,8 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 USER_NAME=burrito
 HOME_DIR=/home/$USER_NAME
 
-apt-get install -y python3-venv python3-lgpio libsdl2-2.0-0
+# espeak-ng: the announcer's voice (without it the table plays jingles and says why at start)
+apt-get install -y python3-venv python3-lgpio libsdl2-2.0-0 espeak-ng
 id "$USER_NAME" >/dev/null 2>&1 || useradd --create-home --shell /usr/sbin/nologin "$USER_NAME"
 for g in video render input dialout audio gpio i2c; do
     getent group "$g" >/dev/null && usermod -aG "$g" "$USER_NAME"
