@@ -359,12 +359,13 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         from game.table.sound import AudioDeviceError, Sound
 
         try:
-            sound = Sound.open(device=args.audio_device, voice=house.voice)
+            sound = Sound.open(device=args.audio_device)  # the voice setting can be switched on at the table
         except AudioDeviceError as exc:
             print(f"burrito-table: {exc}", file=sys.stderr)
             return 2
         if sound is not None:
-            print(f"Announcer: {sound.voice_note}", file=out)
+            off = "" if house.voice or sound.announcer is None else " (voice off in the house settings: jingles)"
+            print(f"Announcer: {sound.voice_note}{off}", file=out)
     clock = time.monotonic
     rig = None
     host = None
