@@ -22,14 +22,12 @@ from __future__ import annotations
 import copy
 import math
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
-
-if TYPE_CHECKING:
-    from game.rules.players import Player
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 Event = dict[str, Any]
 """A validated table event: the JSON object of one log line, with ``t``."""
@@ -58,6 +56,58 @@ class Cue(NamedTuple):
     kind: str
     text: str
     seats: tuple[int, ...] = ()
+
+
+# --- the players' names and colours (the setup line's optional ``players``) ----------------
+# A name is part of the game's record (the journal, the play-by-play and the announcer use it), so it is checked like
+# any other setup field: a bad one is bad input, not silently dropped. Seats without an entry stay anonymous
+# ("Seat N"). Names are unique at a table (case-insensitive): two "Sam"s would make every call ambiguous.
+
+#: longest name the screens fit in a seat box at 1280x720 and the announcer says in one breath
+NAME_MAX = 16
+_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat's player: a name, a colour, or both."""
+
+    name: str | None = None
+    colour: str | None = None
+
+
+def parse_players(obj: dict[str, Any], seats: int) -> dict[int, Player]:
+    """The setup line's optional ``players`` object, checked: seat -> Player (1-based game seats)."""
+    raw = obj.get("players")
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {raw!r}")
+    out: dict[int, Player] = {}
+    seen: dict[str, str] = {}
+    for key, entry in raw.items():
+        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= seats):
+            raise RuleInputError(f"setup 'players': seat {key!r} is not a seat number 1..{seats}")
+        where = f"setup 'players' seat {key}"
+        if not isinstance(entry, dict):
+            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {entry!r}")
+        unknown = sorted(set(entry) - {"name", "colour"})
+        if unknown:
+            raise RuleInputError(f"{where}: unknown key(s) {', '.join(unknown)} (known: name, colour)")
+        name = entry.get("name")
+        if name is not None:
+            if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > NAME_MAX:
+                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {name!r}")
+            name = " ".join(name.split())
+            if name.casefold() in seen:
+                raise RuleInputError(f"{where}: the name {name!r} is already seat {seen[name.casefold()]}'s")
+            seen[name.casefold()] = key
+        colour = entry.get("colour")
+        if colour is not None and not (isinstance(colour, str) and _COLOUR.fullmatch(colour)):
+            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {colour!r}")
+        out[int(key)] = Player(name=name, colour=colour.upper() if colour else None)
+    return out
+
 
 
 @dataclass(frozen=True, slots=True)

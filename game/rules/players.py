@@ -1,62 +1,15 @@
-"""Player names and colours from the setup line: ``"players": {"<seat>": {"name": "...", "colour": "#RRGGBB"}}``.
-
-A name is part of the game's record (the journal, the play-by-play and the announcer use it), so it is checked
-like any other setup field: a bad one is bad input, not silently dropped. Seats without an entry stay anonymous
-("Seat N"). Names are unique at a table (case-insensitive): two "Sam"s would make every call ambiguous.
+"""Player names in what people see and hear: "Seat 3" becomes "Ana" in announcements, the play-by-play and the
+standings. The setup line's ``"players": {"<seat>": {"name": "...", "colour": "#RRGGBB"}}`` is checked by
+``game.rules.base.parse_players`` (every game's ``parse_setup`` calls it; the rules import nothing else).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
 
-from game.rules.base import RuleInputError
+from game.rules.base import NAME_MAX, Player, parse_players
 
-#: longest name the screens fit in a seat box at 1280x720 and the announcer says in one breath
-NAME_MAX = 16
-_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """One seat's player: a name, a colour, or both."""
-
-    name: str | None = None
-    colour: str | None = None
-
-
-def parse_players(obj: dict[str, Any], seats: int) -> dict[int, Player]:
-    """The setup line's optional ``players`` object, checked: seat -> Player (1-based game seats)."""
-    raw = obj.get("players")
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {raw!r}")
-    out: dict[int, Player] = {}
-    seen: dict[str, str] = {}
-    for key, entry in raw.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= seats):
-            raise RuleInputError(f"setup 'players': seat {key!r} is not a seat number 1..{seats}")
-        where = f"setup 'players' seat {key}"
-        if not isinstance(entry, dict):
-            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {entry!r}")
-        unknown = sorted(set(entry) - {"name", "colour"})
-        if unknown:
-            raise RuleInputError(f"{where}: unknown key(s) {', '.join(unknown)} (known: name, colour)")
-        name = entry.get("name")
-        if name is not None:
-            if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > NAME_MAX:
-                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {name!r}")
-            name = " ".join(name.split())
-            if name.casefold() in seen:
-                raise RuleInputError(f"{where}: the name {name!r} is already seat {seen[name.casefold()]}'s")
-            seen[name.casefold()] = key
-        colour = entry.get("colour")
-        if colour is not None and not (isinstance(colour, str) and _COLOUR.fullmatch(colour)):
-            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {colour!r}")
-        out[int(key)] = Player(name=name, colour=colour.upper() if colour else None)
-    return out
+__all__ = ["NAME_MAX", "Player", "display_name", "name_seats", "parse_players", "players_json"]
 
 
 def players_json(players: dict[int, Player]) -> dict[str, dict[str, str]]:

@@ -97,8 +97,7 @@ class _NoPanels:
 class Demo:
     """A shipped bot game replayed at real pace on a table of its own (no sound, no lights, in-memory journal)."""
 
-    def __init__(self, game: str, now: float, clock: Any) -> None:
-        from game.app.loop import TableApp
+    def __init__(self, game: str, now: float, clock: Any, make_table: Any) -> None:
         from game.journal import Journal
 
         text = resources.files("game.data").joinpath(f"demo-{game}.jsonl").read_text(encoding="utf-8")
@@ -106,7 +105,7 @@ class Demo:
         self.setup, self.events = lines[0], lines[1:]
         self.journal = Journal(":memory:")
         seats = int(self.setup["seats"])
-        self.app = TableApp(panels=_NoPanels(), journal=self.journal, clock=clock, seatmap=list(range(1, seats + 1)),
+        self.app = make_table(panels=_NoPanels(), journal=self.journal, clock=clock, seatmap=list(range(1, seats + 1)),
                             use_referee=False, sound=None, banner="BOT DEMO - press any button to play", mode=game)
         self.app.start(self.setup)
         self.start = now
@@ -131,9 +130,10 @@ class Demo:
 class Attract:
     """Idle watch and the slide show. The loop calls :meth:`touch` on every press and :meth:`tick` every step."""
 
-    def __init__(self, journal: Any, clock: Any, idle_s: float = IDLE_S) -> None:
+    def __init__(self, journal: Any, clock: Any, make_table: Any, idle_s: float = IDLE_S) -> None:
         self.journal = journal
         self.clock = clock
+        self.make_table = make_table  # TableApp's class: the demo is a table of its own
         self.idle_s = idle_s
         self.last_input = clock()
         self.active = False
@@ -186,7 +186,7 @@ class Attract:
             return
         if slide.kind == "demo":
             try:
-                self.demo = Demo(slide.game, now, self.clock)
+                self.demo = Demo(slide.game, now, self.clock, self.make_table)
             except Exception as exc:  # noqa: BLE001 - no demo is better than a crash in front of the party
                 log.warning("attract: no bot demo of %s: %s", slide.game, exc)
 

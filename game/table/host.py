@@ -13,20 +13,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from game.app import host_screens  # noqa: F401 - registers the host's screens with game.app.screens
 from game.app import settings as hs
-from game.app.attract import Attract
+from game.app.attract import IDLE_S, Attract
 from game.app.hints import learning_hint
 from game.app.howto import PAGES, howto_view
 from game.app.names import Naming, rgb
 from game.app.present import View
+from game.app.settings import SETTINGS_ITEMS
 from game.rules.players import Player, name_seats, players_json
 
 log = logging.getLogger(__name__)
 
 #: a battery at or below this (percent) is shown on screen during play
 LOW_BATTERY_PCT = 15
-#: the settings page of the table menu, in order; "switch" is the action that ends the game for another
-SETTINGS_ITEMS = ("volume", "voice", "countdown_s", "declare_window_ms", "tie_window_ms", "brightness", "game", "switch")
 
 
 class DeviceWatch:
@@ -73,7 +73,8 @@ class PartyHost:
         self.howto: tuple[str, int] | None = None  # (game, page) while a lobby seat reads the how-to
         finished = [g for g, done in app.journal.games() if done]
         self.learning = not finished  # a table's first game teaches
-        self.attract = Attract(app.journal, app.clock) if idle_s is None else Attract(app.journal, app.clock, idle_s)
+        # the bot demo is a table like this one: made from the app's own class (the loop imports this module)
+        self.attract = Attract(app.journal, app.clock, type(app), idle_s if idle_s is not None else IDLE_S)
         self.watch = DeviceWatch()
         self.menu_page = "main"
         self.menu_cursor = 0

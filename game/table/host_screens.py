@@ -1,8 +1,9 @@
 """The party host's screens: how-to-play pages, attract mode's last winners, the house settings page, and the
 device-warning strip drawn over every screen of a live game.
 
-``game.app.screens.draw`` looks these up after its own (so they never replace a game's screen) and draws the
-overlay last.
+Importing this module registers them with ``game.app.screens`` (``HOST_SCREENS``, ``OVERLAYS``), which looks them
+up after its own screens, so they never replace a game's. ``python -m game.app.host_screens DIR`` writes their
+pictures (``docs/screens``).
 """
 
 from __future__ import annotations
@@ -46,9 +47,6 @@ def draw_device_warnings(p: Painter, v: View) -> None:
     p.text("DEVICES: " + text, 34, DARK, strip.center, shadow=False, max_w=p.w * 0.96)
 
 
-SCREENS = {"howto": draw_howto, "attract_winners": draw_winners, "settings": draw_settings}
-
-
 def draw_host_hint(p: Painter, v: View) -> None:
     """The lobby's extra buttons (names, how-to-play, learning), on a strip along the bottom edge."""
     text = v.extra.get("host_hint")
@@ -64,14 +62,18 @@ def overlay(p: Painter, v: View) -> None:
     draw_host_hint(p, v)
 
 
+sc.HOST_SCREENS.update({"howto": draw_howto, "attract_winners": draw_winners, "settings": draw_settings})
+if overlay not in sc.OVERLAYS:
+    sc.OVERLAYS.append(overlay)
+
+
 def sample_views() -> dict[str, View]:
     """One View per party-host screen, fixed made-up content: the screenshot tests and ``docs/screens``."""
     from game.app.attract import Attract  # noqa: F401 - the same module draws the winners
-    from game.app.host import SETTINGS_ITEMS
     from game.app.howto import howto_view
     from game.app.present import SeatView
     from game.app.screens import sample_seats
-    from game.app.settings import HouseSettings, bump, shown
+    from game.app.settings import SETTINGS_ITEMS, HouseSettings, bump, shown
 
     lobby = [SeatView(seat=0, panel=p, role="joined" if p in (1, 2, 4, 5) else "empty") for p in range(1, 7)]
     lobby[0].name, lobby[0].colour = "Salsa", (255, 90, 160)
@@ -110,3 +112,21 @@ def sample_views() -> dict[str, View]:
                                    "Shut down the table"], cursor=2,
                           hint="BRAWL / WAR move  -  SET choose  -  DUEL back", tokens_left=3),
     }
+
+
+def main(argv: list[str] | None = None) -> int:
+    import sys
+    from pathlib import Path
+
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0] if argv else "docs/screens")
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    for name, v in sample_views().items():
+        pygame.image.save(sc.render(v, (1280, 720)), str(out / f"{name}.png"))
+        print(out / f"{name}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

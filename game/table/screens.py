@@ -263,12 +263,17 @@ def draw(surface: pygame.Surface, v: View) -> None:
     p = Painter(surface)
     mode = GAMES.get(v.game)
     fn = mode.screens().get(v.screen) if mode is not None else None
-    from game.table import host_screens  # the party host's screens (how-to-play, attract, settings): they use this module
-
     if fn is None:
-        fn = SCREENS.get(v.screen) or host_screens.SCREENS.get(v.screen) or draw_scoreboard
+        fn = SCREENS.get(v.screen) or HOST_SCREENS.get(v.screen) or draw_scoreboard
     fn(p, v)
-    host_screens.overlay(p, v)
+    for overlay in OVERLAYS:
+        overlay(p, v)
+
+
+#: the party host's screens (how-to-play, attract mode, house settings) and overlays (device warnings), filled in by
+#: ``game.app.host_screens`` (which imports this module, never the other way round)
+HOST_SCREENS: dict[str, Callable[[Painter, View], None]] = {}
+OVERLAYS: list[Callable[[Painter, View], None]] = []
 
 
 def draw_scoreboard(p: Painter, v: View) -> None:

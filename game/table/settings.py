@@ -43,6 +43,9 @@ RANGES: dict[str, tuple[float, float, float]] = {
     "brightness": (20, 100, 20),
 }
 
+#: the table menu's settings page, in order; "switch" is the action that ends the game for another
+SETTINGS_ITEMS = ("volume", "voice", "countdown_s", "declare_window_ms", "tie_window_ms", "brightness", "game", "switch")
+
 LABELS = {
     "volume": "Volume", "voice": "Voice", "countdown_s": "Countdown", "declare_window_ms": "Declaration window",
     "tie_window_ms": "Tie window", "brightness": "Seat-light brightness", "game": "Game in the lobby",

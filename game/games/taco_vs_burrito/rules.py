@@ -39,11 +39,11 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    parse_players,
     read_game_data,
     read_setup_file,
     setup_options,
 )
-from game.rules.players import parse_players
 
 name = "taco-vs-burrito"
 

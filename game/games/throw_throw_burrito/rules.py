@@ -33,10 +33,10 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    parse_players,
     setup_options,
     splitmix64,
 )
-from game.rules.players import parse_players
 
 name = "throw-throw-burrito"
 

@@ -46,12 +46,12 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    parse_players,
     read_game_data,
     read_setup_file,
     setup_options,
     splitmix64,
 )
-from game.rules.players import parse_players
 
 name = "zombie-burrito"
 
