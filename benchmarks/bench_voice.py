@@ -52,9 +52,9 @@ def main() -> int:
 
     import pygame
 
-    from game.app import sound as sound_mod
-    from game.app.sound import Sound
-    from game.app.voice import known_phrases
+    from game.table import sound as sound_mod
+    from game.table.sound import Sound
+    from game.table.voice import known_phrases
 
     cache = Path(tempfile.mkdtemp(prefix="bench-voice-"))
     phrases = sum(len(known_phrases(g, 6)) for g in ("throw-throw-burrito", "zombie-burrito", "taco-vs-burrito"))

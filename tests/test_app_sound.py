@@ -93,7 +93,7 @@ def test_a_zombie_burrito_elimination_plays_its_own_clip() -> None:
 
 def test_every_clip_is_at_the_tables_loudness() -> None:
     """One loudness: every committed clip measures the target within 0.1 LU, and none peaks past the ceiling."""
-    from game.app import loudness
+    from game.table import loudness
 
     clips = sorted(ASSETS.glob("*.wav"))
     assert len(clips) >= 20

@@ -9,9 +9,9 @@ import pygame
 import pytest
 from test_app_screens import CHANGED_TOL, MEAN_TOL, REF, SIZE, difference
 
-from game.app.host_screens import sample_views
-from game.app.howto import PAGES, howto_view
-from game.app.screens import Painter, font, render
+from game.table.host_screens import sample_views
+from game.table.howto import PAGES, howto_view
+from game.table.screens import Painter, font, render
 
 VIEWS = sample_views()
 
@@ -51,4 +51,4 @@ def test_every_how_to_play_page_fits_without_shrinking_text(game: str, size: tup
 def test_docs_screens_has_every_host_screen() -> None:
     docs = Path(__file__).resolve().parents[1] / "docs" / "screens"
     missing = [n for n in VIEWS if not (docs / f"{n}.png").exists()]
-    assert not missing, f"run: python -m game.app.screens docs/screens ({missing})"
+    assert not missing, f"run: python -m game.table.screens docs/screens ({missing})"

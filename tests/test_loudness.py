@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pyloudnorm
 
-from game.app import loudness
+from game.table import loudness
 
 
 def test_k_weighting_at_48k_is_the_standards_coefficients() -> None:

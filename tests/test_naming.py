@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from game.app.names import COLOURS, FUN_NAMES, Naming, rgb
 from game.rules.players import Player, parse_players, players_json
+from game.table.names import COLOURS, FUN_NAMES, Naming, rgb
 
 
 def test_buttons_cycle_names_and_colours_that_no_other_seat_has() -> None:

@@ -10,13 +10,13 @@ import pygame
 import pytest
 
 from firmware_bridge.host.events import HeartbeatEvent, LinkEvent
-from game.app import settings as hs
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.runner import STEP_S
-from game.app.screens import render
-from game.app.sim import open_sim, press
 from game.journal import Journal
+from game.table import settings as hs
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.runner import STEP_S
+from game.table.screens import render
+from game.table.sim import open_sim, press
 
 
 def step(app: TableApp, clock: SteppedClock, seconds: float) -> None:
@@ -85,7 +85,7 @@ def test_names_and_colours_picked_on_the_buttons_reach_the_setup_line_screens_an
 
 def test_the_announcer_says_the_names(table) -> None:
     """A say cue reaches the announcer with the setup line's names in (SDL dummy audio, real espeak-ng)."""
-    from game.app.sound import Sound
+    from game.table.sound import Sound
 
     rig, make, clock, tmp = table
     sound = Sound.open(cache=tmp / "voice")
@@ -139,7 +139,7 @@ def test_attract_mode_starts_when_idle_and_any_press_returns_to_the_lobby_doing_
 
 
 def test_last_winners_come_from_the_journal_with_names(table) -> None:
-    from game.app.attract import last_winners
+    from game.table.attract import last_winners
 
     rig, make, clock, _ = table
     app = make()

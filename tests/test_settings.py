@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from game.app import settings as hs
-from game.app.settings import HouseSettings
 from game.rules import rules_for
+from game.table import settings as hs
+from game.table.settings import HouseSettings
 
 
 def test_settings_survive_a_restart(tmp_path: Path) -> None:
@@ -24,7 +24,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     again, problems = hs.load(path)
     assert problems == [] and again == s
     # a new process (the restarted table) reads the same settings
-    code = "import sys; from pathlib import Path; from game.app import settings as hs; print(repr(hs.load(Path(sys.argv[1]))))"
+    code = "import sys; from pathlib import Path; from game.table import settings as hs; print(repr(hs.load(Path(sys.argv[1]))))"
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
     assert out.strip() == repr((s, []))
     assert (again.volume, again.voice, again.tie_window_ms, again.brightness, again.game) == (

@@ -11,11 +11,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.app import loudness
-from game.app.sound import Sound
-from game.app.voice import DUCK, Announcer, VoiceSettings, known_phrases, phrase_for, phrase_key, spoken
 from game.log import run_log
 from game.rules.players import Player
+from game.table import loudness
+from game.table.sound import Sound
+from game.table.voice import DUCK, Announcer, VoiceSettings, known_phrases, phrase_for, phrase_key, spoken
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,7 @@ def mixer():
 
 def announcer(cache: Path, clock=time.monotonic) -> Announcer:
     exe = need_espeak()
-    from game.app.voice import espeak_version
+    from game.table.voice import espeak_version
 
     others = [pygame.mixer.Channel(i) for i in range(1, 8)]
     return Announcer(exe, espeak_version(exe), cache, VoiceSettings(), pygame.mixer.Channel(0), pygame.mixer.Sound,
@@ -175,7 +175,7 @@ def test_without_espeak_ng_the_jingles_play_and_the_table_says_why(tmp_path: Pat
 
 
 def test_the_cache_lives_in_the_users_xdg_cache(monkeypatch, tmp_path: Path) -> None:
-    from game.app.voice import cache_dir
+    from game.table.voice import cache_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_dir() == tmp_path / "burrito-table" / "voice"

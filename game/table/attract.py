@@ -16,11 +16,11 @@ from typing import Any
 
 import pygame
 
-from game.app.howto import PAGES, TITLES, howto_view
-from game.app.present import View
-from game.app.screens import CYAN, DARK, GOLD, GREY, LIME, PINK, WHITE, Painter, background
 from game.log import run_log
 from game.rules.players import Player, display_name
+from game.table.howto import PAGES, TITLES, howto_view
+from game.table.present import View
+from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, PINK, WHITE, Painter, background
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ already says what to press (the Duel pick, a Zombie Burrito battle setup, a Taco
 
 from __future__ import annotations
 
-from game.app.present import View
+from game.table.present import View
 
 HINTS: dict[tuple[str, str], str] = {
     ("throw-throw-burrito", "scoreboard"): "SET: I laid a set of 3   -   BRAWL / WAR / DUEL: I laid that battle set (2 points)",

@@ -13,15 +13,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from game.app import host_screens  # noqa: F401 - registers the host's screens with game.app.screens
-from game.app import settings as hs
-from game.app.attract import IDLE_S, Attract
-from game.app.hints import learning_hint
-from game.app.howto import PAGES, howto_view
-from game.app.names import Naming, rgb
-from game.app.present import View
-from game.app.settings import SETTINGS_ITEMS
 from game.rules.players import Player, name_seats, players_json
+from game.table import host_screens  # noqa: F401 - registers the host's screens with game.table.screens
+from game.table import settings as hs
+from game.table.attract import IDLE_S, Attract
+from game.table.hints import learning_hint
+from game.table.howto import PAGES, howto_view
+from game.table.names import Naming, rgb
+from game.table.present import View
+from game.table.settings import SETTINGS_ITEMS
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """The party host's screens: how-to-play pages, attract mode's last winners, the house settings page, and the
 device-warning strip drawn over every screen of a live game.
 
-Importing this module registers them with ``game.app.screens`` (``HOST_SCREENS``, ``OVERLAYS``), which looks them
-up after its own screens, so they never replace a game's. ``python -m game.app.host_screens DIR`` writes their
+Importing this module registers them with ``game.table.screens`` (``HOST_SCREENS``, ``OVERLAYS``), which looks them
+up after its own screens, so they never replace a game's. ``python -m game.table.host_screens DIR`` writes their
 pictures (``docs/screens``).
 """
 
@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import pygame
 
-from game.app import screens as sc
-from game.app.attract import draw_winners
-from game.app.howto import draw_howto
-from game.app.present import View
-from game.app.screens import CYAN, DARK, GOLD, ORANGE, WHITE, Painter
+from game.table import screens as sc
+from game.table.attract import draw_winners
+from game.table.howto import draw_howto
+from game.table.present import View
+from game.table.screens import CYAN, DARK, GOLD, ORANGE, WHITE, Painter
 
 
 def draw_settings(p: Painter, v: View) -> None:
@@ -69,11 +69,11 @@ if overlay not in sc.OVERLAYS:
 
 def sample_views() -> dict[str, View]:
     """One View per party-host screen, fixed made-up content: the screenshot tests and ``docs/screens``."""
-    from game.app.attract import Attract  # noqa: F401 - the same module draws the winners
-    from game.app.howto import howto_view
-    from game.app.present import SeatView
-    from game.app.screens import sample_seats
-    from game.app.settings import SETTINGS_ITEMS, HouseSettings, bump, shown
+    from game.table.attract import Attract  # noqa: F401 - the same module draws the winners
+    from game.table.howto import howto_view
+    from game.table.present import SeatView
+    from game.table.screens import sample_seats
+    from game.table.settings import SETTINGS_ITEMS, HouseSettings, bump, shown
 
     lobby = [SeatView(seat=0, panel=p, role="joined" if p in (1, 2, 4, 5) else "empty") for p in range(1, 7)]
     lobby[0].name, lobby[0].colour = "Salsa", (255, 90, 160)

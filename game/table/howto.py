@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.app.present import SeatView, View
-from game.app.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, PINK, RED, WHITE, Painter, background
+from game.table.present import SeatView, View
+from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, PINK, RED, WHITE, Painter, background
 
 ZOMBIE = (110, 230, 70)
 SURVIVOR = (255, 150, 30)

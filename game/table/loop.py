@@ -95,7 +95,7 @@ class TableApp:
         self.on_cues: list[Callable[[list[Cue]], None]] = []
         self.lobby: Lobby | None = None
         self.lobby_seed: int | None = None  # the lobby's deal seed (tests fix it); None: a fresh one each time
-        from game.app.host import PartyHost
+        from game.table.host import PartyHost
 
         #: names, how-to-play, learning hints, attract mode, house settings, device warnings
         self.host = PartyHost(self, settings, settings_file, idle_s)

@@ -347,8 +347,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     except JournalError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)
         return 2
-    from game.app.host import load_settings
-    from game.app.settings import settings_path
+    from game.table.host import load_settings
+    from game.table.settings import settings_path
 
     settings_file = Path(args.settings).expanduser() if getattr(args, "settings", None) else settings_path()
     house, problems = load_settings(settings_file)

@@ -271,7 +271,7 @@ def draw(surface: pygame.Surface, v: View) -> None:
 
 
 #: the party host's screens (how-to-play, attract mode, house settings) and overlays (device warnings), filled in by
-#: ``game.app.host_screens`` (which imports this module, never the other way round)
+#: ``game.table.host_screens`` (which imports this module, never the other way round)
 HOST_SCREENS: dict[str, Callable[[Painter, View], None]] = {}
 OVERLAYS: list[Callable[[Painter, View], None]] = []
 

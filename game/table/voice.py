@@ -4,7 +4,7 @@
   "Seat 3 is hit!"): short enough to follow the throw, and with the screen's shouting caps calmed down;
   ``game.rules.players.name_seats`` then puts the players' names in.
 - Each phrase is rendered once by espeak-ng into a WAV, normalised to the table's loudness
-  (:mod:`game.app.loudness`) and kept in a per-user cache directory (``$XDG_CACHE_HOME/burrito-table/voice``),
+  (:mod:`game.table.loudness`) and kept in a per-user cache directory (``$XDG_CACHE_HOME/burrito-table/voice``),
   named by a hash of (text, voice, speed, pitch, espeak-ng version, loudness target): another voice or a new
   espeak-ng renders afresh, an old file is never played for the wrong settings.
 - Rendering (espeak-ng takes 50-300 ms a phrase) happens on one background thread, never in the table's loop.
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.app import loudness
 from game.rules.players import Player, name_seats
+from game.table import loudness
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@
 
 Every clip is a short arcade-style motif: square and triangle waves, pitch sweeps and seeded noise, 44.1 kHz mono
 16-bit. Each call has a motif (three rising blips for a Brawl, a low horn for War...), so players learn them like a
-pinball machine's; the spoken announcer (``game/app/voice.py``) talks over them. Zombie Burrito and Taco vs Burrito
+pinball machine's; the spoken announcer (``game/table/voice.py``) talks over them. Zombie Burrito and Taco vs Burrito
 have their own: No Bueno, the Health Inspector, an elimination, a revive, a Team Marker flip.
 
-Every clip is normalised to one loudness (``game.app.loudness.TARGET_LUFS``, BS.1770 integrated loudness), so a
+Every clip is normalised to one loudness (``game.table.loudness.TARGET_LUFS``, BS.1770 integrated loudness), so a
 hit is no louder than a tie: peak levels differed by 6 dB and say little about loudness anyway. Deterministic: the
 same script writes the same bytes.
 """
@@ -22,10 +22,10 @@ import wave
 from pathlib import Path
 
 try:
-    from game.app import loudness
+    from game.table import loudness
 except ModuleNotFoundError:  # run as a plain script from a checkout that is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-    from game.app import loudness
+    from game.table import loudness
 
 RATE = 44100
 HERE = Path(__file__).resolve().parent
