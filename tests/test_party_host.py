@@ -11,6 +11,7 @@ import pytest
 
 from firmware_bridge.host.events import HeartbeatEvent, LinkEvent
 from game.journal import Journal
+from game.registry import GAMES
 from game.table import settings as hs
 from game.table.clock import SteppedClock
 from game.table.loop import TableApp
@@ -110,7 +111,7 @@ def test_how_to_play_from_the_lobby(table) -> None:
     tap(rig, app, clock, 2, "SET")  # join
     hold(rig, app, clock, 2, "WAR")
     v = app.view(clock())
-    assert v.screen == "howto" and v.extra["page"] == 0 and v.extra["howto_game"] == "throw-throw-burrito"
+    assert v.screen == "howto" and v.extra["page"] == 0 and v.game == "throw-throw-burrito"
     tap(rig, app, clock, 4, "WAR")  # any panel turns the page
     assert app.view(clock()).extra["page"] == 1
     tap(rig, app, clock, 4, "BRAWL")
@@ -145,7 +146,7 @@ def test_last_winners_come_from_the_journal_with_names(table) -> None:
     app = make()
     import json
 
-    lines = (Path(__file__).resolve().parents[1] / "game/data/demo-throw-throw-burrito.jsonl").read_text().splitlines()
+    lines = GAMES["throw-throw-burrito"].demo_log()
     setup = json.loads(lines[0])
     setup["players"] = {"4": {"name": "Dee"}}
     gid = app.journal.start_game(setup)

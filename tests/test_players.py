@@ -56,7 +56,7 @@ def test_names_replace_seats_in_announcements_and_anonymous_seats_stay_seats() -
 
 
 def test_replay_and_the_journal_use_the_names(tmp_path: Path) -> None:
-    lines = (ROOT / "game/data/demo-throw-throw-burrito.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = (ROOT / "game/games/throw_throw_burrito/data/demo.jsonl").read_text(encoding="utf-8").splitlines()
     setup = json.loads(lines[0])
     setup["players"] = {"1": {"name": "Ana", "colour": "#FF0000"}, "3": {"name": "Bob"}}
     log = tmp_path / "named.jsonl"

@@ -17,7 +17,7 @@ def test_settings_survive_a_restart(tmp_path: Path) -> None:
     path = hs.settings_path({"XDG_CONFIG_HOME": str(tmp_path)})
     assert path == tmp_path / "burrito-table" / "settings.json"
     s = HouseSettings()
-    for name, times in (("volume", 2), ("voice", 1), ("tie_window_ms", 2), ("brightness", 1), ("game", 1)):
+    for name, times in (("volume", 2), ("voice", 1), ("tie_window_ms", 2), ("brightness", 1), ("game", 2)):
         for _ in range(times):
             s = hs.bump(s, name)
     hs.save(s, path)

@@ -12,6 +12,7 @@ import pygame
 import pytest
 
 from game.log import run_log
+from game.registry import GAMES
 from game.rules.players import Player
 from game.table import loudness
 from game.table.sound import Sound
@@ -75,7 +76,7 @@ def test_phrases_carry_the_players_names() -> None:
 @pytest.mark.parametrize("game", ["throw-throw-burrito", "zombie-burrito"])
 def test_known_phrases_cover_every_countdown_call_and_hit_of_a_whole_game(game: str) -> None:
     """Rendered at start, so none of the calls that must be on time waits for espeak-ng."""
-    lines = (ROOT / "game" / "data" / f"demo-{game}.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = GAMES[game].demo_log()
     table, cues = run_log(lines, "demo")
     players = {1: Player("Ana"), 2: Player("Bob")}
     known = set(known_phrases(game, table.setup.seats, players))

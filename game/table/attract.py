@@ -2,7 +2,7 @@
 quiet bot demo, like an arcade cabinet between players. Any press returns to the lobby (and does nothing else).
 
 The demo is a second table with no panels, no sound and an in-memory journal, fed a shipped bot game
-(``game/data/demo-<game>.jsonl``) at real pace, so it is drawn by the very screens of a live game. The winners come
+(``GameMode.demo_log``) at real pace, so it is drawn by the very screens of a live game. The winners come
 from the table's journal: finished games replayed, names and all.
 """
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import pygame
 
 from game.log import run_log
 from game.rules.players import Player, display_name
-from game.table.howto import PAGES, TITLES, howto_view
+from game.table.howto import howto_view, pages_of
 from game.table.present import View
 from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, PINK, WHITE, Painter, background
 
@@ -30,7 +29,6 @@ IDLE_S = 180.0
 SLIDE_S = 7.0
 #: how long a bot demo plays before the next game's pages
 DEMO_S = 40.0
-GAMES = tuple(PAGES)
 
 
 @dataclass(frozen=True)
@@ -41,17 +39,20 @@ class Slide:
     duration: float = SLIDE_S
 
 
-def playlist(games: tuple[str, ...] = GAMES) -> list[Slide]:
+def playlist() -> list[Slide]:
+    """Every installed game in lobby order: its how-to pages, the last winners, its bot demo."""
+    from game.registry import GAMES
+
     out: list[Slide] = []
-    for g in games:
-        out += [Slide("howto", g, k) for k in range(len(PAGES[g]))]
+    for g in GAMES:
+        out += [Slide("howto", g, k) for k in range(len(pages_of(g)))]
         out.append(Slide("winners", g))
         out.append(Slide("demo", g, duration=DEMO_S))
     return out
 
 
 def last_winners(journal: Any, most: int = 5) -> list[str]:
-    """One line per recent finished and won game, newest first ("Zombie Burrito: Survivors (Ana, Bob)")."""
+    """One line per recent finished and won game, newest first ("Throw Throw Burrito: Ana", a team with its players)."""
     out: list[str] = []
     for game_id, finished in reversed(journal.games()):
         if not finished or len(out) >= most:
@@ -69,14 +70,16 @@ def last_winners(journal: Any, most: int = 5) -> list[str]:
 
 
 def winner_line(game: str, summary: dict[str, Any], players: dict[int, Player]) -> str | None:
-    title = TITLES.get(game, game).title().replace("Vs", "vs")
-    if game == "zombie-burrito":
-        team = summary.get("winner")
-        if not team:
-            return None
-        seats = summary.get("teams", {}).get(team, [])
-        who = ", ".join(display_name(int(s), players) for s in seats)
-        return f"{title}: the {str(team).title()} ({who})"
+    """ "Throw Throw Burrito: Ana": a seat that won, several ("winners"), or a team ("winner" names a team in
+    "teams") with its players."""
+    from game.registry import GAMES
+
+    mode = GAMES.get(game)
+    title = mode.title if mode is not None else game
+    team = summary.get("winner")
+    if isinstance(team, str) and team in summary.get("teams", {}):
+        who = ", ".join(display_name(int(s), players) for s in summary["teams"][team])
+        return f"{title}: the {team.title()} ({who})"
     winners = summary.get("winners") or ([summary["winner"]] if summary.get("winner") else [])
     if not winners:
         return None
@@ -95,13 +98,14 @@ class _NoPanels:
 
 
 class Demo:
-    """A shipped bot game replayed at real pace on a table of its own (no sound, no lights, in-memory journal)."""
+    """A shipped bot game (``GameMode.demo_log``) replayed at real pace on a table of its own (no sound, no
+    lights, in-memory journal)."""
 
     def __init__(self, game: str, now: float, clock: Any, make_table: Any) -> None:
         from game.journal import Journal
+        from game.registry import GAMES
 
-        text = resources.files("game.data").joinpath(f"demo-{game}.jsonl").read_text(encoding="utf-8")
-        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
+        lines = [json.loads(x) for x in GAMES[game].demo_log() if x.strip()]
         self.setup, self.events = lines[0], lines[1:]
         self.journal = Journal(":memory:")
         seats = int(self.setup["seats"])

@@ -18,7 +18,7 @@ from game.table import host_screens  # noqa: F401 - registers the host's screens
 from game.table import settings as hs
 from game.table.attract import IDLE_S, Attract
 from game.table.hints import learning_hint
-from game.table.howto import PAGES, howto_view
+from game.table.howto import howto_view, pages_of
 from game.table.names import Naming, rgb
 from game.table.present import View
 from game.table.settings import SETTINGS_ITEMS
@@ -118,8 +118,14 @@ class PartyHost:
                 lobby.variant = i
                 return
 
+    def next_game(self) -> str:
+        """The game after the one on the table, in lobby order (what "switch game" switches to)."""
+        names = hs.games()
+        here = names.index(self.app.mode.name) if self.app.mode.name in names else -1
+        return names[(here + 1) % len(names)]
+
     def menu_items(self) -> list[str]:
-        return [hs.shown(self.settings, k) if k != "switch" else f"Switch game now: {hs.shown(hs.bump(self.settings, 'game'), 'game').split(': ')[1]}"
+        return [hs.shown(self.settings, k) if k != "switch" else f"Switch game now: {hs.title_of(self.next_game())}"
                 for k in SETTINGS_ITEMS]
 
     def settings_press(self, button: str) -> None:
@@ -133,7 +139,8 @@ class PartyHost:
         elif button == "SET":
             item = SETTINGS_ITEMS[self.menu_cursor]
             if item == "switch":
-                self.change("game")
+                self.settings = replace(self.settings, game=self.next_game())
+                self.change("game", 0)
                 self.menu_page = "main"
                 self.app.menu_open = False
                 self.app.requests.append("switch")
@@ -159,16 +166,16 @@ class PartyHost:
             if ev.action == "press":
                 game, page = self.howto
                 if ev.button == "WAR":
-                    self.howto = (game, (page + 1) % len(PAGES[game]))
+                    self.howto = (game, (page + 1) % len(pages_of(game)))
                 elif ev.button == "BRAWL":
-                    self.howto = (game, (page - 1) % len(PAGES[game]))
+                    self.howto = (game, (page - 1) % len(pages_of(game)))
                 else:
                     self.howto = None
             return True
         if lobby is None or lobby.resume is not None or ev.seat not in lobby.joined:
             return False
         if ev.action == "hold":
-            if ev.button == "WAR":
+            if ev.button == "WAR" and pages_of(lobby.mode.name):  # a game without pages offers none
                 self.howto = (lobby.mode.name, 0)
                 return True
             if ev.button == "BRAWL":
@@ -275,11 +282,6 @@ class PartyHost:
                 if p is not None:
                     sv.name = p.name or ""
                     sv.colour = rgb(p.colour)
-            taco = v.extra.get("taco")
-            for sp in getattr(taco, "seats", []):  # Taco vs Burrito draws its own seat panels
-                p = players.get(sp.seat)
-                if p is not None and p.name:
-                    sp.name = p.name
             v.title = name_upper(name_seats(v.title, players), players)
             v.sub = name_seats(v.sub, players)
             v.gap = name_seats(v.gap, players)

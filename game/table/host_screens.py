@@ -69,11 +69,11 @@ if overlay not in sc.OVERLAYS:
 
 def sample_views() -> dict[str, View]:
     """One View per party-host screen, fixed made-up content: the screenshot tests and ``docs/screens``."""
-    from game.table.attract import Attract  # noqa: F401 - the same module draws the winners
-    from game.table.howto import howto_view
+    from game.registry import GAMES
+    from game.table.howto import howto_view, pages_of
     from game.table.present import SeatView
     from game.table.screens import sample_seats
-    from game.table.settings import SETTINGS_ITEMS, HouseSettings, bump, shown
+    from game.table.settings import SETTINGS_ITEMS, HouseSettings, shown
 
     lobby = [SeatView(seat=0, panel=p, role="joined" if p in (1, 2, 4, 5) else "empty") for p in range(1, 7)]
     lobby[0].name, lobby[0].colour = "Salsa", (255, 90, 160)
@@ -87,16 +87,20 @@ def sample_views() -> dict[str, View]:
         sv.name, sv.colour = name, colour
     named[1].role = "fighter"
     settings = HouseSettings(tie_window_ms=50)
-    items = [shown(settings, k) if k != "switch" else "Switch game now: " + shown(bump(settings, "game"), "game").split(": ")[1]
+    titles = [m.title for m in GAMES.values()] or ["Burrito"]
+    items = [shown(settings, k) if k != "switch" else f"Switch game now: {titles[1 % len(titles)]}"
              for k in SETTINGS_ITEMS]
     ticker = ["Round 1! Zoe counts: 3, 2, 1, Burrito!", "Salsa lays down a set: +1", "Guac lays down a set: +1"]
+    howtos = {}
+    for name in GAMES:  # "howto_ttb": a page of each installed game, named by its initials
+        pages = pages_of(name)
+        if pages:
+            howtos["howto_" + "".join(w[0] for w in name.split("-"))] = howto_view(name, 3 % len(pages))
     return {
-        "howto_ttb": howto_view("throw-throw-burrito", 3),
-        "howto_zb": howto_view("zombie-burrito", 0),
-        "howto_tvb": howto_view("taco-vs-burrito", 2),
+        **howtos,
         "attract_winners": View("attract_winners", [], title="LAST WINNERS", hint="press any button to play",
-                                options=["Throw Throw Burrito: Zoe", "Zombie Burrito: the Survivors (Salsa, Seat 4)",
-                                         "Taco vs Burrito: Guac", "Throw Throw Burrito: Seat 2"]),
+                                options=[f"{titles[0]}: Zoe", f"{titles[1 % len(titles)]}: the Survivors (Salsa, Seat 4)",
+                                         f"{titles[2 % len(titles)]}: Guac", f"{titles[0]}: Seat 2"]),
         "lobby_names": View("lobby", lobby, title="Throw Throw Burrito", options=["standard", "small room"], cursor=0,
                             sub="4 seats ready - DUEL on a ready seat starts",
                             hint="BRAWL / WAR: game and variant    hold SET: leave",

@@ -22,76 +22,45 @@ SURVIVOR = (255, 150, 30)
 
 @dataclass(frozen=True)
 class Page:
+    """One how-to-play page; a game lists its pages in ``GameMode.howto()``."""
+
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # at most four, short: they are read from across the room
     picture: str  # a key of PICTURES
     args: tuple[str, ...] = ()
+    accent: tuple[int, int, int] = PINK  # the game's colour for the frame and the heading
 
 
-PAGES: dict[str, tuple[Page, ...]] = {
-    "throw-throw-burrito": (
-        Page("COLLECT SETS", ("Pass cards round the table,", "one at a time, no turns.", "Three of a kind: press SET.",
-                              "Each set is 1 point."), "cards", ("+1",)),
-        Page("BATTLE SETS", ("Three Brawl, War or Duel cards:", "press that button. 2 points,",
-                             "and a battle starts at once!"), "buttons", ("SET", "BRAWL", "WAR", "DUEL")),
-        Page("BRAWL, WAR, DUEL", ("Brawl: your two neighbours fight.", "War: everyone else fights.",
-                                  "Duel: pick two duellists", "(BRAWL / WAR move, SET picks)."), "table", ("brawl",)),
-        Page("THROW!", ("Grab a burrito and throw it", "at the other fighter.", "Hit them and they lose:",
-                        "a Burrito Bruise (-1 point)."), "throw", ("HIT!",)),
-        Page("CATCH IT", ("Catch a burrito thrown at you", "and the thrower loses.", "Hits at the same moment:",
-                          "the table calls a tie Duel."), "throw", ("CATCH!",)),
-        Page("WIN", ("Last Bruise handed out:", "most points wins the round.", "Round 1's winner: Fear Me badge.",
-                     "Round 2's winner duels it."), "badge"),
-    ),
-    "zombie-burrito": (
-        Page("TWO TEAMS", ("Zombies against Survivors.", "The table deals the teams:", "sit with your team."),
-             "teams"),
-        Page("ADVANTAGES", ("Advantage sets help your team", "in the next battle: press SET", "and pick the kind.",
-                            "The other team can cancel them."), "cards", ("ADV",)),
-        Page("BATTLE!", ("Three battle cards: press WAR", "and shout Battle!", "Each team throws its own burrito",
-                         "at the other team."), "buttons", ("ADVANTAGE", "< CHOOSE", "BATTLE!", "REVIVE")),
-        Page("OUT!", ("Hit by the other team's burrito:", "you are out. Caught: the", "thrower is out.",
-                      "DUEL spends a revive."), "throw", ("OUT!",)),
-        Page("TEAM MARKERS", ("The last team standing wins", "the battle and flips a", "Team Marker.",
-                              "Three markers win the game."), "markers"),
-    ),
-    "taco-vs-burrito": (
-        Page("BUILD A MEAL", ("Put cards in your Taco", "or Burrito. Ingredients add,", "Tummy Aches take away.",
-                              "Biggest meals win."), "meal"),
-        Page("YOUR BUTTONS", ("LEFT / RIGHT browse your hand,", "PLAY picks a card and its meal,", "PLAY again confirms.",
-                              "Hold PLAY to peek at your hand."), "buttons", ("LEFT", "RIGHT", "PLAY", "NO BUENO")),
-        Page("NO BUENO!", ("A card is played against you?", "Slam NO BUENO before the", "countdown ends to block it.",
-                           "Block a block: Si Bueno!"), "nobueno"),
-        Page("WATCH OUT", ("The Health Inspector sends", "a whole meal to the trash.", "The last card played",
-                           "ends the game: top score wins."), "inspector"),
-    ),
-}
+def pages_of(game: str) -> tuple[Page, ...]:
+    """The installed game's how-to pages (none for an unknown game or one that has none)."""
+    from game.registry import GAMES
 
-TITLES = {"throw-throw-burrito": "THROW THROW BURRITO", "zombie-burrito": "ZOMBIE BURRITO",
-          "taco-vs-burrito": "TACO VS BURRITO"}
-ACCENT = {"throw-throw-burrito": PINK, "zombie-burrito": ZOMBIE, "taco-vs-burrito": ORANGE}
+    mode = GAMES.get(game)
+    return tuple(mode.howto()) if mode is not None else ()
 
 
 def howto_view(game: str, page: int, seats: list[SeatView] | None = None, hint: str = "", banner: str = "") -> View:
-    """The View of one page (``page`` wraps round)."""
-    pages = PAGES[game]
+    """The View of one page of ``game``'s how-to-play (``page`` wraps round); the game must have pages."""
+    from game.registry import GAMES
+
+    pages = pages_of(game)
     k = page % len(pages)
     return View("howto", seats or [], title=pages[k].title, banner=banner,
                 hint=hint or "WAR: next    BRAWL: back    DUEL: lobby", game=game,
-                extra={"howto_game": game, "page": k, "pages": len(pages)})
+                extra={"howto_page": pages[k], "howto_title": GAMES[game].title.upper(), "page": k,
+                       "pages": len(pages)})
 
 
 def draw_howto(p: Painter, v: View) -> None:
-    game = str(v.extra["howto_game"])
+    page: Page = v.extra["howto_page"]
     k = int(v.extra["page"])
-    page = PAGES[game][k]
-    accent = ACCENT[game]
+    accent = page.accent
     background(p, accent)
-    p.text(f"HOW TO PLAY  {TITLES[game]}", 54, accent, (p.w / 2, p.px(80)), max_w=p.w * 0.9)
+    p.text(f"HOW TO PLAY  {v.extra['howto_title']}", 54, accent, (p.w / 2, p.px(80)), max_w=p.w * 0.9)
     p.text(page.title, 110, GOLD, (p.w / 2, p.px(190)), max_w=p.w * 0.9)
     art = pygame.Rect(p.px(70), p.px(280), int(p.w * 0.44), p.px(600))
     p.panel(art, DARK, accent, width=8, radius=30)
-    PICTURES[page.picture](p, art, page.args)
+    PICTURES.get(page.picture, pic_cards)(p, art, page.args)
     x = art.right + (p.w - art.right) / 2
     for i, line in enumerate(page.lines):
         p.text(line, 58, WHITE, (x, p.px(380 + 100 * i)), max_w=(p.w - art.right) * 0.92)

@@ -21,8 +21,9 @@ Example (a doctest, run by ``tests/test_app_modes.py``)::
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from types import ModuleType
+from collections.abc import Callable, Mapping
+from importlib import resources
+from types import MappingProxyType, ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from game.table.buttons import ButtonMapper
@@ -65,6 +66,11 @@ class GameMode:
         :meth:`screens` and :meth:`sample_views` (the shared screens only), :meth:`standings` (the rules' ``standings``), :meth:`bots` (no demo
         players), :meth:`demo_setup` (``setup`` at ``demo_seats``), :meth:`table_choices` and
         :meth:`restore_choices` (no lobby choices beyond the setup line).
+
+    The party host (``game.table.host``) asks, all optional: :meth:`howto` (how-to-play pages,
+    ``game.table.howto.Page``: none, and the lobby offers none), ``hints`` (learning mode's line per screen name), ``house_options`` (the house
+    settings that are this game's setup options: none), :meth:`known_says` (announcements worth rendering before
+    play: none) and :meth:`demo_log` (the bot game attract mode replays: ``data/demo.jsonl`` beside the rules).
     """
 
     name: str
@@ -79,6 +85,24 @@ class GameMode:
     demo_seats: int = 4
     #: what the demo's bots play, for its first line
     demo_length: str = "a game to the end"
+    #: learning mode: screen name -> what the buttons do right now
+    hints: Mapping[str, str] = MappingProxyType({})
+    #: house settings (``game.table.settings``) that are setup options of this game, e.g. ``("tie_window_ms",)``
+    house_options: tuple[str, ...] = ()
+
+    def howto(self) -> tuple[Any, ...]:
+        """How to play: 3-6 pages (``game.table.howto.Page``) for the lobby (hold WAR) and attract mode."""
+        return ()
+
+    def known_says(self, seats: int) -> list[str]:
+        """The rules' announcements at ``seats`` seats that must never wait for the announcer to render them
+        (countdowns, calls, hits), with seats as "Seat N": the announcer puts the names in."""
+        return []
+
+    def demo_log(self) -> list[str]:
+        """The lines of a shipped bot game, for attract mode (``data/demo.jsonl`` in the rules' package)."""
+        package = self.rules.__name__.rpartition(".")[0]
+        return resources.files(package).joinpath("data/demo.jsonl").read_text(encoding="utf-8").splitlines()
 
     def seat_views(self, app: Any, now: float) -> list[SeatView]:
         raise NotImplementedError(f"{type(self).__name__} must say what each seat's card shows")

@@ -18,7 +18,12 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-GAMES = ("throw-throw-burrito", "zombie-burrito", "taco-vs-burrito")
+
+def games() -> list[str]:
+    """The installed games, in lobby order (the registry's)."""
+    from game.registry import GAMES
+
+    return list(GAMES)
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ class HouseSettings:
     declare_window_ms: int = 500  # D2: calls this close merge into one War of everyone
     tie_window_ms: int = 45  # D1, Z10: hits this close are simultaneous
     brightness: int = 100  # % of each seat light's steady level
-    game: str = "throw-throw-burrito"  # the game the lobby offers first
+    game: str = ""  # the game the lobby offers first ("": the first installed one)
 
 
 #: numeric settings: (lowest, highest, step). D1: the épée lockout is 45 +- 5 ms and device timestamps are good to a
@@ -92,7 +97,7 @@ def check(name: str, value: Any) -> str | None:
     if name == "voice":
         return None if type(value) is bool else f"expected true or false, got {value!r}"
     if name == "game":
-        return None if value in GAMES else f"expected one of {', '.join(GAMES)}, got {value!r}"
+        return None if value == "" or value in games() else f"expected one of {', '.join(games())}, got {value!r}"
     lo, hi, step = RANGES[name]
     if type(value) not in (int, float) or not lo <= value <= hi:
         return f"expected a number {lo:g}..{hi:g}, got {value!r}"
@@ -123,7 +128,9 @@ def bump(settings: HouseSettings, name: str, direction: int = 1) -> HouseSetting
     if name == "voice":
         return replace(settings, voice=not value)
     if name == "game":
-        return replace(settings, game=GAMES[(GAMES.index(value) + direction) % len(GAMES)])
+        names = games()
+        here = names.index(value) if value in names else (-1 if direction > 0 else 0)
+        return replace(settings, game=names[(here + direction) % len(names)])
     lo, hi, step = RANGES[name]
     new = value + direction * step
     if new > hi + 1e-9:
@@ -139,7 +146,7 @@ def shown(settings: HouseSettings, name: str) -> str:
     """ "Tie window: 45 ms" for the menu."""
     value = getattr(settings, name)
     if name == "game":
-        text = str(value).replace("-", " ").title().replace("Vs", "vs")
+        text = title_of(str(value) or (games() or [""])[0])
     elif name == "voice":
         text = "on" if value else "off (jingles)"
     else:
@@ -148,9 +155,19 @@ def shown(settings: HouseSettings, name: str) -> str:
     return f"{LABELS[name]}: {text}"
 
 
+def title_of(game: str) -> str:
+    from game.registry import GAMES
+
+    mode = GAMES.get(game)
+    return mode.title if mode is not None else game
+
+
 def setup_options(settings: HouseSettings, game: str) -> dict[str, int]:
     """The setup-line options these settings give a new game: only the windows, only where they differ from the
     rules' defaults (so an untouched table writes the same setup lines as before)."""
+    from game.registry import GAMES
+
     defaults = HouseSettings()
-    keys = {"throw-throw-burrito": ("declare_window_ms", "tie_window_ms"), "zombie-burrito": ("tie_window_ms",)}
-    return {k: getattr(settings, k) for k in keys.get(game, ()) if getattr(settings, k) != getattr(defaults, k)}
+    mode = GAMES.get(game)
+    keys = mode.house_options if mode is not None else ()
+    return {k: getattr(settings, k) for k in keys if getattr(settings, k) != getattr(defaults, k)}

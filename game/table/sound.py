@@ -29,12 +29,11 @@ EFFECTS = {
     "countdown": "countdown.wav", "hit": "hit.wav", "miss": "miss.wav", "catch": "catch.wav", "tie": "tie.wav",
     "bruise": "bruise.wav", "badge": "badge.wav", "win": "win.wav", "brawl": "brawl.wav", "war": "war.wav",
     "duel": "duel.wav",
-    # Zombie Burrito's own
+    # cue names only one game uses: its own clips
     "battle": "zb_battle.wav", "set": "zb_set.wav", "marker": "marker.wav", "revive": "revive.wav",
-    # Taco vs Burrito's own
     "no-bueno": "no_bueno.wav", "health-inspector": "health_inspector.wav",
 }
-#: effects an announcement brings (a Zombie Burrito seat put out), whether the voice or a jingle says it
+#: effects an announcement brings (a seat put out of a battle), whether the voice or a jingle says it
 SAY_EFFECTS = [
     (re.compile(r"(HIT! |FOUL! )?Seat \d+ is out|CATCH! .*: seat \d+ is out"), "eliminated.wav"),
 ]

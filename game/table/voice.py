@@ -102,34 +102,12 @@ def phrase_for(text: str, players: dict[int, Player] | None = None) -> str:
 
 
 def known_phrases(game: str, seats: int, players: dict[int, Player] | None = None) -> list[str]:
-    """The phrases worth rendering before play: the calls that must be on time, for every seat (or its name).
+    """The phrases worth rendering before play: the game's calls that must be on time (``GameMode.known_says``,
+    countdowns first: the opening one is the first thing the table says), for every seat or its name."""
+    from game.registry import GAMES
 
-    Countdowns first: the opening one is the first thing the table says.
-    """
-    seat_ids = range(1, seats + 1)
-    raw: list[str] = []
-    if game == "throw-throw-burrito":
-        raw += [f"Round 1! Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
-        raw += ["Back to back... 3, 2, 1, Burrito!", "Round 2! 3, 2, 1, Burrito!"]
-        raw += [f"Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
-        raw += [f"HIT! Seat {a} is hit" for a in seat_ids]
-        raw += [f"{k}! called by seat {a}" for a in seat_ids for k in ("BRAWL", "WAR", "DUEL")]
-        raw += [f"CATCH! Seat {a} catches seat {1 if a != 1 else 2}'s burrito" for a in seat_ids]
-        raw += [f"TIE! seat {a} and seat {b} hit 1 ms apart: tie Duel!" for a in seat_ids for b in seat_ids if a < b]
-        raw += [f"Seat {a} lays down a set: +1" for a in seat_ids]
-        raw += [f"Burrito {b} misses" for b in range(1, 5 if seats > 6 else 3)]
-    elif game == "zombie-burrito":
-        raw += [f"Seat {a} counts: 3.. 2.. 1.. Zombie Burrito!" for a in seat_ids]
-        raw += ["Each with your team's burrito, opposite sides: 3.. 2.. 1.. Battle!",
-                "Survivors to one side of the room, Zombies to the other!"]
-        raw += [f"Seat {a} holds the {b}: 3.. 2.. 1.. Battle!" for a in seat_ids
-                for b in ("Zombie burrito", "Survivor burrito")]
-        raw += [f"BATTLE! called by seat {a} ({team})" for a in seat_ids for team in ("Zombies", "Survivors")]
-        raw += [f"HIT! Seat {a} is out (the {b})" for a in seat_ids for b in ("Zombie burrito", "Survivor burrito")]
-        raw += [f"CATCH! Seat {a} catches the Zombie burrito: seat {b} is out" for a in seat_ids for b in seat_ids if a != b]
-        raw += ["The Zombie burrito misses", "The Survivor burrito misses"]
-    elif game == "taco-vs-burrito":
-        raw += [f"{w}! Seat {a} blocks" for a in seat_ids for w in ("NO BUENO", "SI BUENO")]
+    mode = GAMES.get(game)
+    raw = mode.known_says(seats) if mode is not None else []
     out: list[str] = []
     for text in raw:
         phrase = phrase_for(text, players)

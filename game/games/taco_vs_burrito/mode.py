@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 from game.games.taco_vs_burrito import rules as tvb
@@ -112,6 +113,24 @@ class TacoVsBurrito(GameMode):
     def presenter(self, pace: float = 1.0) -> TacoPresenter:
         return TacoPresenter(pace)
 
+    #: learning mode: what the buttons do on each screen
+    hints = MappingProxyType({
+        "taco_table": "LEFT / RIGHT: browse your hand   -   PLAY: play it   -   hold PLAY: peek",
+        "taco_window": "Is that card against you? NO BUENO blocks it before the bar runs out",
+    })
+
+    def known_says(self, seats: int) -> list[str]:
+        """The calls the announcer renders before play, so none waits for espeak-ng."""
+        seat_ids = range(1, seats + 1)
+        raw: list[str] = []
+        raw += [f"{w}! Seat {a} blocks" for a in seat_ids for w in ("NO BUENO", "SI BUENO")]
+        return raw
+
+    def howto(self) -> tuple[Any, ...]:
+        from game.games.taco_vs_burrito.screens import HOWTO
+
+        return HOWTO
+
     def screens(self) -> dict[str, Callable[[Any, View], None]]:
         from game.games.taco_vs_burrito.screens import APP_SCREENS
 
@@ -146,7 +165,11 @@ class TacoVsBurrito(GameMode):
             return
         mapper: TacoMapper = app.mapper
         now = app.clock()
-        v.extra["taco"] = self.table_view(app, now)
+        tv = v.extra["taco"] = self.table_view(app, now)
+        players = app.live.table.setup.players if app.live is not None else {}
+        for sp in tv.seats:  # the players' names on their seat panels
+            p = players.get(sp.seat)
+            sp.name = p.name if p is not None and p.name else ""
         if self.seat_screens is not None:
             table_now = now - app.hold_back_s - app.t0
             self.seat_screens.update(lambda seat: seat_screen_view(st, mapper.browser, seat, table_now))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pygame
 from game.games.taco_vs_burrito.buttons import HandShow, SeatPanel, TacoView
 from game.games.taco_vs_burrito.rules import name as tvb_name
 from game.table import screens as _sc
+from game.table.howto import Page
 from game.table.screens import (
     CYAN,
     DARK,
@@ -443,3 +445,17 @@ def _base(p: Painter, v: Any, highlight: set[int] | None, dim: bool) -> None:
 
 
 _sc.BASES[tvb_name] = _base
+
+
+#: how to play, for the lobby (hold WAR) and attract mode: the rulebook's essentials and this table's buttons
+HOWTO: tuple[Page, ...] = tuple(replace(p, accent=ORANGE) for p in (
+    Page("BUILD A MEAL", ("Put cards in your Taco", "or Burrito. Ingredients add,", "Tummy Aches take away.",
+                          "Biggest meals win."), "meal"),
+    Page("YOUR BUTTONS", ("LEFT / RIGHT browse your hand,", "PLAY picks a card and its meal,", "PLAY again confirms.",
+                          "Hold PLAY to peek at your hand."), "buttons", ("LEFT", "RIGHT", "PLAY", "NO BUENO")),
+    Page("NO BUENO!", ("A card is played against you?", "Slam NO BUENO before the", "countdown ends to block it.",
+                       "Block a block: Si Bueno!"), "nobueno"),
+    Page("WATCH OUT", ("The Health Inspector sends", "a whole meal to the trash.", "The last card played",
+                       "ends the game: top score wins."), "inspector"),
+    )
+)

@@ -7,6 +7,7 @@ Duel picking); the loop and the lobby stay game-neutral.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 from game.games.throw_throw_burrito import rules
@@ -50,6 +51,38 @@ class ThrowThrowBurrito(GameMode):
         if battle is not None and battle.loser is None:
             return True, frozenset(battle.fighters)
         return bool(state.declaring), frozenset()
+
+    #: learning mode: what the buttons do on each screen
+    hints = MappingProxyType({
+        "scoreboard": "SET: I laid a set of 3   -   BRAWL / WAR / DUEL: I laid that battle set (2 points)",
+        "battle": "Fighters: on BURRITO!, grab a burrito and throw it at the other fighter",
+        "countdown": "On BURRITO!, go: pass cards (in a battle: grab a burrito and throw it)",
+        "call": "Caught a burrito? Press any button on your panel within 2 s",
+        "round_end": "Most points wins the round: SET and battle sets add, bruises take away",
+        "tiebreak": "A tie-break Duel: the two fighters throw, the first hit loses",
+        "final": "The final Duel: the first hit loses the game",
+    })
+    house_options = ("declare_window_ms", "tie_window_ms")
+
+    def known_says(self, seats: int) -> list[str]:
+        """The calls the announcer renders before play, so none waits for espeak-ng."""
+        seat_ids = range(1, seats + 1)
+        raw: list[str] = []
+        raw += [f"Round 1! Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
+        raw += ["Back to back... 3, 2, 1, Burrito!", "Round 2! 3, 2, 1, Burrito!"]
+        raw += [f"Seat {a} counts: 3, 2, 1, Burrito!" for a in seat_ids]
+        raw += [f"HIT! Seat {a} is hit" for a in seat_ids]
+        raw += [f"{k}! called by seat {a}" for a in seat_ids for k in ("BRAWL", "WAR", "DUEL")]
+        raw += [f"CATCH! Seat {a} catches seat {1 if a != 1 else 2}'s burrito" for a in seat_ids]
+        raw += [f"TIE! seat {a} and seat {b} hit 1 ms apart: tie Duel!" for a in seat_ids for b in seat_ids if a < b]
+        raw += [f"Seat {a} lays down a set: +1" for a in seat_ids]
+        raw += [f"Burrito {b} misses" for b in range(1, 5 if seats > 6 else 3)]
+        return raw
+
+    def howto(self) -> tuple[Any, ...]:
+        from game.games.throw_throw_burrito.screens import HOWTO
+
+        return HOWTO
 
     def screens(self) -> dict[str, Callable[[Any, View], None]]:
         from game.games.throw_throw_burrito.screens import SCREENS

@@ -7,10 +7,12 @@ in :mod:`game.table.screens`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pygame
 
 from game.games.throw_throw_burrito.rules import name as GAME_NAME
+from game.table.howto import Page
 from game.table.present import View
 from game.table.screens import (
     CYAN,
@@ -144,3 +146,21 @@ def sample_views() -> dict[str, View]:
         "winner": View("winner", game=GAME_NAME, seats=sample_seats(4, {3: "winner"}), title="WINNER", big="SEAT 3", sub="wins the game!",
                        round=2, tokens_left=0),
     }
+
+
+#: how to play, for the lobby (hold WAR) and attract mode: the rulebook's essentials and this table's buttons
+HOWTO: tuple[Page, ...] = tuple(replace(p, accent=PINK) for p in (
+    Page("COLLECT SETS", ("Pass cards round the table,", "one at a time, no turns.", "Three of a kind: press SET.",
+                          "Each set is 1 point."), "cards", ("+1",)),
+    Page("BATTLE SETS", ("Three Brawl, War or Duel cards:", "press that button. 2 points,",
+                         "and a battle starts at once!"), "buttons", ("SET", "BRAWL", "WAR", "DUEL")),
+    Page("BRAWL, WAR, DUEL", ("Brawl: your two neighbours fight.", "War: everyone else fights.",
+                              "Duel: pick two duellists", "(BRAWL / WAR move, SET picks)."), "table", ("brawl",)),
+    Page("THROW!", ("Grab a burrito and throw it", "at the other fighter.", "Hit them and they lose:",
+                    "a Burrito Bruise (-1 point)."), "throw", ("HIT!",)),
+    Page("CATCH IT", ("Catch a burrito thrown at you", "and the thrower loses.", "Hits at the same moment:",
+                      "the table calls a tie Duel."), "throw", ("CATCH!",)),
+    Page("WIN", ("Last Bruise handed out:", "most points wins the round.", "Round 1's winner: Fear Me badge.",
+                 "Round 2's winner duels it."), "badge"),
+    )
+)

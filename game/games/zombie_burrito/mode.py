@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 from game.games.zombie_burrito import rules as zb
@@ -216,6 +217,34 @@ class ZombieBurrito(GameMode):
         from game.games.zombie_burrito.bots import ZombieBots
 
         return ZombieBots(app, rig, seed=seed, direct=direct)
+
+    #: learning mode: what the buttons do on each screen
+    hints = MappingProxyType({
+        "zb_board": "SET: I laid an advantage set   -   WAR: Battle! (3 matching battle cards)",
+        "zb_fight": "Throw your team's burrito at the other team: hit = out, caught = the thrower is out",
+        "countdown": "Each team takes its own burrito: throw on BATTLE!",
+    })
+    house_options = ("tie_window_ms",)
+
+    def known_says(self, seats: int) -> list[str]:
+        """The calls the announcer renders before play, so none waits for espeak-ng."""
+        seat_ids = range(1, seats + 1)
+        raw: list[str] = []
+        raw += [f"Seat {a} counts: 3.. 2.. 1.. Zombie Burrito!" for a in seat_ids]
+        raw += ["Each with your team's burrito, opposite sides: 3.. 2.. 1.. Battle!",
+            "Survivors to one side of the room, Zombies to the other!"]
+        raw += [f"Seat {a} holds the {b}: 3.. 2.. 1.. Battle!" for a in seat_ids
+            for b in ("Zombie burrito", "Survivor burrito")]
+        raw += [f"BATTLE! called by seat {a} ({team})" for a in seat_ids for team in ("Zombies", "Survivors")]
+        raw += [f"HIT! Seat {a} is out (the {b})" for a in seat_ids for b in ("Zombie burrito", "Survivor burrito")]
+        raw += [f"CATCH! Seat {a} catches the Zombie burrito: seat {b} is out" for a in seat_ids for b in seat_ids if a != b]
+        raw += ["The Zombie burrito misses", "The Survivor burrito misses"]
+        return raw
+
+    def howto(self) -> tuple[Any, ...]:
+        from game.games.zombie_burrito.screens import HOWTO
+
+        return HOWTO
 
     def screens(self) -> dict[str, Callable[[Any, View], None]]:
         from game.games.zombie_burrito.screens import SCREENS

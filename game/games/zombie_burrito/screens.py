@@ -8,11 +8,13 @@ Drawn from a ``View`` whose ``extra`` carries the game's data (``game.games.zomb
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
 from game.table import screens as sc
+from game.table.howto import Page
 from game.table.present import SeatView, View
 from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, PINK, RED, WHITE, Painter
 
@@ -352,3 +354,19 @@ def sample_views() -> dict[str, View]:
         "zb_winner": view("winner", seats({3: "winner", 4: "winner"}), title="WINNERS", big="SURVIVORS",
                           sub="win the game!", extra={"team": "survivors", "markers": {"zombies": 1, "survivors": 3}}),
     }
+
+
+#: how to play, for the lobby (hold WAR) and attract mode: the rulebook's essentials and this table's buttons
+HOWTO: tuple[Page, ...] = tuple(replace(p, accent=ZOMBIE) for p in (
+    Page("TWO TEAMS", ("Zombies against Survivors.", "The table deals the teams:", "sit with your team."),
+         "teams"),
+    Page("ADVANTAGES", ("Advantage sets help your team", "in the next battle: press SET", "and pick the kind.",
+                        "The other team can cancel them."), "cards", ("ADV",)),
+    Page("BATTLE!", ("Three battle cards: press WAR", "and shout Battle!", "Each team throws its own burrito",
+                     "at the other team."), "buttons", ("ADVANTAGE", "< CHOOSE", "BATTLE!", "REVIVE")),
+    Page("OUT!", ("Hit by the other team's burrito:", "you are out. Caught: the", "thrower is out.",
+                  "DUEL spends a revive."), "throw", ("OUT!",)),
+    Page("TEAM MARKERS", ("The last team standing wins", "the battle and flips a", "Team Marker.",
+                          "Three markers win the game."), "markers"),
+    )
+)
