@@ -242,3 +242,17 @@ def test_the_demo_speaks_its_calls_where_espeak_ng_is_installed(tmp_path: Path) 
     spoken = [line for line in res.stdout.splitlines() if "calls spoken" in line]
     assert spoken and int(spoken[0].split()[1]) >= 3, res.stdout
     assert any((tmp_path / "cache" / "burrito-table" / "voice").glob("*.wav"))  # the per-user cache was used
+
+
+def test_throw_throw_burritos_battle_screens_say_the_names() -> None:
+    """The battle, tie-break and final boxes and the winner line call named seats by name (cards are named too)."""
+    from game.games.throw_throw_burrito.screens import sample_views, versus, who
+
+    views = sample_views()
+    battle = views["battle"]
+    battle.seats[1].name = "Ana"
+    assert versus(battle) == "Ana vs seat 4" and who(battle, 2) == "Ana"
+    final = views["final"]
+    final.seats[2].name = "Zoe"
+    assert versus(final, "  vs  ") == "seat 1  vs  Zoe"
+    render(battle)

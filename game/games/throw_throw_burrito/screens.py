@@ -40,6 +40,18 @@ def _fighters(v: View) -> set[int]:
     return out
 
 
+def who(v: View, seat: int) -> str:
+    """A seat as the screen calls it: its player's name (``SeatView.name``), else "seat N"."""
+    named = next((sv.name for sv in v.seats if sv.seat == seat and sv.name), "")
+    return named or f"seat {seat}"
+
+
+def versus(v: View, sep: str = " vs ") -> str:
+    """ "2 vs 4" (``View.big``) as "Ana vs seat 4"."""
+    parts = [x.strip() for x in v.big.split("vs")]
+    return sep.join(who(v, int(x)) if x.isdigit() else x for x in parts)
+
+
 def draw_battle(p: Painter, v: View) -> None:
     fighters = _fighters(v)
     scoreboard_base(p, v, highlight=fighters)
@@ -47,9 +59,7 @@ def draw_battle(p: Painter, v: View) -> None:
     box.center = (p.w // 2, int(p.h * 0.5))
     p.panel(box, DARK, RED, width=10, radius=36)
     p.text(v.title, 150, RED, (box.centerx, box.top + p.px(85)), max_w=box.width * 0.9)
-    line = f"seat {v.big}" if v.big else v.sub
-    p.text(line.replace("vs", "vs seat") if v.big else line, 52, WHITE, (box.centerx, box.top + p.px(170)),
-           max_w=box.width * 0.92)
+    p.text(versus(v) if v.big else v.sub, 52, WHITE, (box.centerx, box.top + p.px(170)), max_w=box.width * 0.92)
     if v.big and v.sub:
         p.text(v.sub, 34, GOLD, (box.centerx, box.top + p.px(220)), shadow=False, max_w=box.width * 0.92)
 
@@ -59,9 +69,9 @@ def draw_pick(p: Painter, v: View) -> None:
     scoreboard_base(p, v, highlight=chosen | {v.cursor})
     box = big_box(p, v.title, GOLD, height=330)
     p.text(v.sub, 52, WHITE, (box.centerx, box.top + p.px(110)), max_w=box.width * 0.9)
-    picks = "  +  ".join(f"seat {s}" for s in v.chosen) or "nobody yet"
+    picks = "  +  ".join(who(v, s) for s in v.chosen) or "nobody yet"
     p.text(f"picked: {picks}", 48, LIME, (box.centerx, box.top + p.px(180)), max_w=box.width * 0.9)
-    p.text(f"cursor on seat {v.cursor}", 60, GOLD, (box.centerx, box.top + p.px(255)))
+    p.text(f"cursor on {who(v, v.cursor)}", 60, GOLD, (box.centerx, box.top + p.px(255)))
 
 
 def draw_round_end(p: Painter, v: View) -> None:
@@ -71,7 +81,7 @@ def draw_round_end(p: Painter, v: View) -> None:
     for i, sv in enumerate(ranked[:6]):
         y = box.top + p.px(120 + 78 * i)
         colour = GOLD if i == 0 else WHITE
-        p.text(f"{i + 1}.  SEAT {sv.seat}", 64, colour, (box.left + box.width * 0.32, y))
+        p.text(f"{i + 1}.  {sv.name.upper() if sv.name else f'SEAT {sv.seat}'}", 64, colour, (box.left + box.width * 0.32, y))
         p.text(f"{sv.points} pts", 64, colour, (box.left + box.width * 0.66, y))
         if sv.bruises:
             p.text(f"{sv.bruises} bruise{'s' if sv.bruises != 1 else ''}", 36, RED, (box.left + box.width * 0.86, y),
@@ -89,7 +99,7 @@ def draw_badge(p: Painter, v: View) -> None:
 def draw_tiebreak(p: Painter, v: View) -> None:
     scoreboard_base(p, v, highlight=_fighters(v), dim=True)
     box = big_box(p, v.title, ORANGE, height=460)
-    p.text("seat " + v.big.replace(" vs ", "  vs  seat "), 110, ORANGE, (box.centerx, box.top + p.px(190)),
+    p.text(versus(v, "  vs  "), 110, ORANGE, (box.centerx, box.top + p.px(190)),
            max_w=box.width * 0.9)
     p.text(v.sub, 44, WHITE, (box.centerx, box.top + p.px(330)), max_w=box.width * 0.92)
 
@@ -97,7 +107,7 @@ def draw_tiebreak(p: Painter, v: View) -> None:
 def draw_final(p: Painter, v: View) -> None:
     scoreboard_base(p, v, highlight=_fighters(v), dim=True)
     box = big_box(p, v.title, PINK, height=460)
-    p.text("seat " + v.big.replace(" vs ", "  vs  seat "), 110, PINK, (box.centerx, box.top + p.px(190)),
+    p.text(versus(v, "  vs  "), 110, PINK, (box.centerx, box.top + p.px(190)),
            max_w=box.width * 0.9)
     p.text(v.sub, 44, WHITE, (box.centerx, box.top + p.px(330)), max_w=box.width * 0.92)
     badge = next((s.seat for s in v.seats if s.badge), None)
@@ -117,7 +127,7 @@ def draw_winner(p: Painter, v: View) -> None:
     p.text(v.big, 260, WHITE, (p.w / 2, p.h * 0.47), max_w=p.w * 0.9)
     p.text(v.sub, 80, LIME, (p.w / 2, p.h * 0.68))
     ranked = sorted(v.seats, key=lambda s: (-s.points, s.seat))
-    line = "   ".join(f"seat {s.seat}: {s.points}" for s in ranked)
+    line = "   ".join(f"{who(v, s.seat)}: {s.points}" for s in ranked)
     p.text(line, 44, WHITE, (p.w / 2, p.h * 0.82), max_w=p.w * 0.9)
 
 
