@@ -222,10 +222,10 @@ class ZombieBurrito(GameMode):
 
         return SCREENS
 
-    def sample_views(self) -> dict[str, View]:
+    def sample_views(self, seats: int = 4) -> dict[str, View]:
         from game.games.zombie_burrito.screens import sample_views
 
-        return sample_views()
+        return sample_views(seats)
 
     # -- what to draw ----------------------------------------------------------------------------------
 
