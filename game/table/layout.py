@@ -9,6 +9,8 @@ a veil (the dimmed board under a box) is background and not checked.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -93,6 +95,24 @@ def every_screen() -> Iterator[tuple[str, tuple[int, int], View]]:
         if name not in ("lobby", "resume"):
             for size in SIZES:
                 yield f"shared/{name} (4 seats)", size, sample_views()[name]
+    for module, views in other_samples():
+        for name, v in views.items():
+            for size in SIZES:
+                yield f"{module}/{name}", size, v
+
+
+def other_samples() -> Iterator[tuple[str, dict[str, View]]]:
+    """Sample views of any other screens module of the table app (``game.table.*`` with a ``sample_views()``),
+    so screens added beside the shared ones are checked too."""
+    import game.table
+
+    for info in sorted(pkgutil.iter_modules(game.table.__path__), key=lambda i: i.name):
+        if info.name in ("screens", "layout") or info.ispkg:
+            continue
+        mod = importlib.import_module(f"game.table.{info.name}")
+        fn = getattr(mod, "sample_views", None)
+        if callable(fn):
+            yield info.name, fn()
 
 
 def check(view: View, size: tuple[int, int], surface: pygame.Surface | None = None) -> list[str]:

@@ -315,13 +315,16 @@ def seat_card(p: Painter, sv: SeatView, rect: pygame.Rect, highlight: bool = Fal
     """One seat's card: the seat (and a button just pressed) in the header, points big, sets and battle sets, bruises."""
     role = sv.role
     colour = ROLE_COLOURS.get(role, ROLE_COLOURS["idle"])
+    name, own = getattr(sv, "name", ""), getattr(sv, "colour", None)  # a player's name and colour, when known
+    if own is not None and role in ("idle", "joined"):
+        colour = own  # the player's own colour, while no battle role outshouts it
     fill = (30, 26, 70) if role not in ("out", "empty") else (24, 24, 34)
     if highlight:
         glow = rect.inflate(p.px(26), p.px(26))
         pygame.draw.rect(p.s, GOLD, glow, border_radius=p.px(30))
     p.panel(rect, fill, colour, width=8 if role in ("fighter", "winner", "declarer") else 5)
     head, body = header(p, rect, colour)
-    label = f"SEAT {sv.seat}" if sv.seat else f"PANEL {sv.panel}"
+    label = name.upper() if name and role != "joined" else f"SEAT {sv.seat}" if sv.seat else f"PANEL {sv.panel}"
     if sv.flash:
         label += f"  {sv.flash}!"
     if sv.pending:
@@ -334,7 +337,7 @@ def seat_card(p: Painter, sv: SeatView, rect: pygame.Rect, highlight: bool = Fal
         p.fit("press to join", 48, GREY, body.inflate(-p.px(10), -p.px(10)))
         return
     if role == "joined":
-        p.fit("READY!", 70, LIME, body.inflate(-p.px(10), -p.px(10)), shadow=True)
+        p.fit(name or "READY!", 70, own or LIME, body.inflate(-p.px(10), -p.px(10)), shadow=True, max_lines=1)
         return
     rows = split_rows(body.inflate(-p.px(8), -p.px(8)), 3)
     left = pygame.Rect(rows[0].left, rows[0].top, int(rows[0].width * 0.42), rows[0].height * 2)

@@ -283,9 +283,13 @@ def draw_window(p: Painter, v: TacoView) -> None:
     if v.hint:
         band = pygame.Rect(p.px(16), p.h - p.px(76), p.w - p.px(32), p.px(60))
         p.text(v.hint, 44, WHITE, band.center, shadow=False, area=band)
-    if v.race:
+    # the race, and any NO BUENO the rules refused (its seat's card is under the veil now), under the box
+    said = [v.race] if v.race else []
+    said += [f"seat {sp.seat}: {sp.flash}" for sp in v.seats if len(sp.flash) > 10]
+    if said:
         band = pygame.Rect(p.px(16), b.bottom + p.px(8), p.w - p.px(32), p.h - p.px(80) - b.bottom - p.px(8))
-        p.text(v.race, 46, PINK, band.center, area=band)
+        for line, row in zip(said[:2], _sc.split_rows(band, min(2, len(said)))):
+            p.text(line, 46, PINK, row.center, area=row)
     _overlays(p, v)
 
 
@@ -420,7 +424,7 @@ def sample_views(n: int = 4) -> dict[str, TacoView]:
                            choosing=[HandShow(1, [], options=["steal Ingredient 3 from seat 2", "steal Ingredient 1 "
                                                               f"from seat {n}", "discard (trash)", "< back"],
                                               option=0, picked="crafty-crow")]),
-        "window": TacoView("window", sample_seats(n), draw_pile=27, trash_top="no-bueno", trash=6,
+        "window": TacoView("window", refused, draw_pile=27, trash_top="no-bueno", trash=6,
                            title="SEAT 2 PLAYS", big="CRAFTY CROW", sub=f"on seat {n}", countdown=1.8, progress=0.6,
                            chain=[1], hint="NO BUENO! answer with another to make it a Si Bueno",
                            race=f"seat {n} was 42 ms late: seat 1 won the No Bueno race"),
