@@ -145,17 +145,19 @@ class Painter:
         further (and the layout check says so)."""
         words = txt.split()
         width = box.width * 0.96
-        s = float(size)
-        while True:
+        sizes = [float(size)]
+        while sizes[-1] * 0.94 > min_size:
+            sizes.append(sizes[-1] * 0.94)
+        sizes.append(float(min_size))  # the smallest readable size, exactly, before going under it
+        while self.px(sizes[-1] * 0.94) >= 8:
+            sizes.append(sizes[-1] * 0.94)
+        for s in sizes:
             f = font(self.px(s))
             lines = _wrap(words, f, width)
             lh = f.get_linesize()
-            too_wide = any(f.size(line)[0] > width for line in lines)
-            if (len(lines) <= max_lines and lh * len(lines) <= box.height and not too_wide) or self.px(s) <= 8:
+            if (len(lines) <= max_lines and lh * len(lines) <= box.height
+                    and all(f.size(line)[0] <= width for line in lines)):
                 break
-            s = s * 0.94 if s > min_size or self.px(s * 0.94) > 8 else s - 1
-            if s < min_size and (s / 0.94) > min_size:
-                s = min_size  # try the smallest readable size exactly before going under it
         y0 = box.top if top else box.centery - lh * len(lines) / 2
         out = []
         for i, line in enumerate(lines):
