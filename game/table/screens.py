@@ -153,7 +153,7 @@ class Painter:
             sizes.append(sizes[-1] * 0.94)
         for s in sizes:
             f = font(self.px(s))
-            lines = _wrap(words, f, width)
+            lines = [txt] if f.size(txt)[0] <= width else _wrap(words, f, width)  # one line keeps its spacing
             lh = f.get_linesize()
             if (len(lines) <= max_lines and lh * len(lines) <= box.height
                     and all(f.size(line)[0] <= width for line in lines)):
