@@ -27,6 +27,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import pygame  # noqa: E402
 
 from game.journal import Journal  # noqa: E402
+from game.registry import GAMES  # noqa: E402
 from game.table.loop import TableApp  # noqa: E402
 from game.table.runner import STEP_S  # noqa: E402
 from game.table.screens import draw, sample_views  # noqa: E402
@@ -55,7 +56,7 @@ def main() -> None:
     app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
     app.start(SETUP)
     # frame time: live step + draw, cycling through the busiest screens
-    views = sample_views()
+    views = {**sample_views(), **GAMES["throw-throw-burrito"].sample_views()}  # battle is the game's own
     names = ["scoreboard", "battle", "call", "countdown"]
     frame_ms: list[float] = []
     for i in range(a.frames):

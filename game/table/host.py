@@ -269,7 +269,7 @@ class PartyHost:
             if card.editing:
                 sv.note = "type, Enter keeps" if card.typing is not None else "BRAWL/WAR name  SET colour  DUEL ok"
         if v.screen == "lobby":
-            v.extra["host_hint"] = "joined: tap SET for your name    hold WAR: how to play    hold BRAWL: learning " + (
+            v.extra["host_hint"] = "joined: tap SET for your name  -  hold WAR: how to play  -  hold BRAWL: learning " + (
                 "on" if self.learning else "off")
 
     def decorate(self, v: View, now: float) -> None:
@@ -296,6 +296,9 @@ class PartyHost:
         warnings = self.watch.warnings(seat_of)
         if warnings and v.screen not in ("failsafe",):
             v.extra["device_warnings"] = warnings
+            # in the top band, instead of the simulation banner: never under a seat card or a call
+            more = f"   (+{len(warnings) - 2} more)" if len(warnings) > 2 else ""
+            v.banner = "DEVICES: " + "   |   ".join(str(w) for w in warnings[:2]) + more
 
     def settings_view(self, v: View) -> None:
         v.screen, v.title = "settings", "HOUSE SETTINGS"

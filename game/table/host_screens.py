@@ -1,7 +1,7 @@
-"""The party host's screens: how-to-play pages, attract mode's last winners, the house settings page, and the
-device-warning strip drawn over every screen of a live game.
+"""The party host's screens: how-to-play pages, attract mode's last winners and the house settings page (device
+warnings take the top band of a live game's screen: ``game.table.host``).
 
-Importing this module registers them with ``game.table.screens`` (``HOST_SCREENS``, ``OVERLAYS``), which looks them
+Importing this module registers them with ``game.table.screens`` (``HOST_SCREENS``), which looks them
 up after its own screens, so they never replace a game's. ``python -m game.table.host_screens DIR`` writes their
 pictures (``docs/screens``).
 """
@@ -16,7 +16,7 @@ from game.table import screens as sc
 from game.table.attract import draw_winners
 from game.table.howto import draw_howto
 from game.table.present import View
-from game.table.screens import CYAN, DARK, GOLD, ORANGE, WHITE, Painter
+from game.table.screens import CYAN, DARK, GOLD, WHITE, Painter
 
 
 def draw_settings(p: Painter, v: View) -> None:
@@ -32,39 +32,11 @@ def draw_settings(p: Painter, v: View) -> None:
             sel.center = (box.centerx, int(y))
             p.panel(sel, CYAN, WHITE, width=4)
         p.text(opt, 50, DARK if i == v.cursor else WHITE, (box.centerx, y), shadow=i != v.cursor, max_w=box.width * 0.82)
-    p.text(v.hint, 32, GOLD, (box.centerx, box.bottom - p.px(50)), shadow=False, max_w=box.width * 0.9)
-
-
-def draw_device_warnings(p: Painter, v: View) -> None:
-    """Low batteries and offline devices, on top of whatever a live game shows: never silent."""
-    warnings = v.extra.get("device_warnings")
-    if not warnings:
-        return
-    text = "   |   ".join(str(w) for w in warnings[:4]) + (f"   (+{len(warnings) - 4} more)" if len(warnings) > 4 else "")
-    strip = pygame.Rect(0, p.px(70), p.w, p.px(54))
-    pygame.draw.rect(p.s, ORANGE, strip)
-    pygame.draw.rect(p.s, DARK, strip, width=max(2, p.px(4)))
-    p.text("DEVICES: " + text, 34, DARK, strip.center, shadow=False, max_w=p.w * 0.96)
-
-
-def draw_host_hint(p: Painter, v: View) -> None:
-    """The lobby's extra buttons (names, how-to-play, learning), on a strip along the bottom edge."""
-    text = v.extra.get("host_hint")
-    if not text:
-        return
-    strip = pygame.Rect(0, p.h - p.px(66), p.w, p.px(54))
-    pygame.draw.rect(p.s, DARK, strip)
-    p.text(str(text), 34, GOLD, strip.center, shadow=False, max_w=p.w * 0.96)
-
-
-def overlay(p: Painter, v: View) -> None:
-    draw_device_warnings(p, v)
-    draw_host_hint(p, v)
+    hint = pygame.Rect(box.left + p.px(30), box.bottom - p.px(110), box.width - p.px(60), p.px(100))
+    p.fit(v.hint, 42, GOLD, hint, max_lines=2)
 
 
 sc.HOST_SCREENS.update({"howto": draw_howto, "attract_winners": draw_winners, "settings": draw_settings})
-if overlay not in sc.OVERLAYS:
-    sc.OVERLAYS.append(overlay)
 
 
 def sample_views() -> dict[str, View]:
@@ -104,10 +76,11 @@ def sample_views() -> dict[str, View]:
         "lobby_names": View("lobby", lobby, title="Throw Throw Burrito", options=["standard", "small room"], cursor=0,
                             sub="4 seats ready - DUEL on a ready seat starts",
                             hint="BRAWL / WAR: game and variant    hold SET: leave",
-                            extra={"host_hint": "joined: tap SET for your name    hold WAR: how to play    "
+                            extra={"host_hint": "joined: tap SET for your name  -  hold WAR: how to play  -  "
                                                 "hold BRAWL: learning on"}),
         "scoreboard_names": View("scoreboard", named, round=1, tokens_left=5, ticker=ticker,
                                  hint="LEARNING: SET: I laid a set of 3   -   BRAWL / WAR / DUEL: I laid that battle set (2 points)",
+                                 banner="DEVICES: burrito-2 offline   |   badge-3 (seat 3) battery 9%",
                                  extra={"device_warnings": ["burrito-2 offline", "badge-3 (seat 3) battery 9%"]}),
         "settings": View("settings", sample_seats(), title="HOUSE SETTINGS", options=items, cursor=4,
                          hint="BRAWL / WAR move  -  SET change  -  DUEL back   (windows: from the next game)"),

@@ -362,6 +362,9 @@ class TableApp:
             cues = live.submit(obj)
         except RuleInputError as exc:
             self.rejected.append(f"{obj}: {exc}")
+            refused = getattr(self.mapper, "refused_event", None)  # a mode that says a refusal on screen
+            if refused is not None:
+                refused(obj, self.state, self.clock())
             if self.over:  # time ran on to the end of the game before this late call: nothing went wrong
                 log.info("after the game ended, not written: %s", obj)
             else:

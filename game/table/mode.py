@@ -145,8 +145,9 @@ class GameMode:
         """Drawing functions for this game's own screen names (the shared ones need no entry)."""
         return {}
 
-    def sample_views(self) -> dict[str, View]:
-        """One made-up ``View`` per screen of this game's own, for the screenshot tests and ``docs/screens``."""
+    def sample_views(self, seats: int = 4) -> dict[str, View]:
+        """One made-up ``View`` per screen of this game's own, with ``seats`` seats (the layout check draws every
+        count from 2 to the game's most), for the screenshot tests (4 seats) and ``docs/screens``."""
         return {}
 
     def standings(self, summary: dict[str, Any]) -> list[str]:

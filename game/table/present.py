@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,7 @@ class Moment:
     start: float = -1.0  # host time it went on screen
     duration: float = 2.0
     extra: dict[str, Any] = field(default_factory=dict)  # a game's snapshot for its screen
+    batch: int = 0  # which ``feed`` made it (the presenter's ``announced`` numbers wait for it)
 
 
 class Presenter:
@@ -90,6 +92,28 @@ class Presenter:
         self._last_say = ""
         self.winner: int | None = None
         self._event: dict[str, Any] | None = None
+        #: a game's copy of the numbers its cards show (scores...), taken after each ``feed``; None: no copies,
+        #: the cards read the live state
+        self.snapshot: Callable[[Any], Any] | None = None
+        self._batch = 0
+        self._snaps: deque[tuple[int, Any]] = deque()
+
+    def announced(self, now: float) -> Any:
+        """The numbers as of what the screen has shown so far: a call still waiting its turn behind another moment
+        (a HIT! queued after the countdown) does not change the scores on the cards before it is on screen.
+        None without a ``snapshot``, or before any."""
+        self._advance(now)
+        if not self._snaps:
+            return None
+        waiting = [m.batch for m in self.queue if m.batch]
+        if not waiting:
+            while len(self._snaps) > 1:
+                self._snaps.popleft()
+            return self._snaps[-1][1]
+        first = min(waiting)
+        while len(self._snaps) > 1 and self._snaps[1][0] < first:
+            self._snaps.popleft()  # older copies are never shown again
+        return self._snaps[0][1] if self._snaps[0][0] < first else None
 
     def busy(self, now: float) -> bool:
         """True while a moment is on screen or waiting (the demo's bots wait for it, as people would)."""
@@ -117,6 +141,7 @@ class Presenter:
         if m.screen == "countdown" and self.countdown_s is not None:
             m.duration = self.countdown_s
         m.duration *= self.pace
+        m.batch = self._batch
         if m.screen in ("battle", "countdown"):
             # a new battle call replaces a countdown still waiting; calls and round moments stay in order
             self.queue = deque(q for q in self.queue if q.screen not in ("countdown",))
@@ -128,6 +153,7 @@ class Presenter:
         ``event`` is the table event that caused them, if any: its burrito number goes on the call screen.
         """
         self._event = event
+        self._batch += 1
         for cue in cues:
             if cue.kind in ("say", "note"):
                 line = cue.text if cue.kind == "say" else f"({cue.text})"
@@ -140,6 +166,8 @@ class Presenter:
                     self._note(cue, host_t)
             elif cue.kind == "sound":
                 self._sound(cue, state, host_t)
+        if self.snapshot is not None and state is not None:
+            self._snaps.append((self._batch, self.snapshot(state)))
 
     def _say(self, cue: Cue, state: Any) -> None:
         text = cue.text

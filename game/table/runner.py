@@ -149,11 +149,15 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
     bots = mode.bots(app, rig, args.seed, not app.use_referee)
     print(f"{mode.title}: {_count(n)} bots play {mode.demo_length} in simulation mode", file=out)
     print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
-    print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
-          f" through the device host", file=out)
-    if app.use_referee:
+    if not mode.uses_devices:  # a card game without burritos: no devices, no referee to claim
+        print(f"  burritos and badges: none ({mode.title} does not use them); no referee calls", file=out)
+    elif app.use_referee:
+        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
+              f" through the device host", file=out)
         print("  calls: the referee, from the virtual devices' events", file=out)
     else:
+        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
+              f" through the device host", file=out)
         print("  calls: the referee (game.referee) is not installed yet, so the bots feed their grabs, throws, hits,"
               " misses and catches to the table as table events directly", file=out)
     print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)

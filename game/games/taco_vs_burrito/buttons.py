@@ -130,6 +130,20 @@ def options_for(state: tvb.State, seat: int, card: str | None) -> list[Option]:
     return out
 
 
+def refusal(state: Any, seat: int) -> str:
+    """Why the rules refuse a NO BUENO from ``seat`` now ("" when they take it): the words on the seat's card."""
+    if state is None:
+        return ""
+    p = state.pending
+    if state.phase != "window" or p is None:
+        return "no card to block"
+    if p.top_seat == seat:
+        return "your own card"
+    if "no-bueno" not in state.hands[seat - 1]:
+        return "no No Bueno in hand"
+    return ""
+
+
 class HandBrowser:
     """LEFT / RIGHT / PLAY / NO BUENO presses of every seat -> table events (dicts on host time ``t``).
 
@@ -545,6 +559,8 @@ class TacoMapper:
         self._asked: set[tuple[int, int, int]] = set()
         self._won: Press | None = None
         self._ready: list[dict[str, Any]] = []  # judged or due, waiting for an earlier buffered event
+        #: game seat -> (host time, why the rules refused its NO BUENO), shown on the seat's card for a moment
+        self.refused: dict[int, tuple[float, str]] = {}
 
     # -- input ---------------------------------------------------------------------------------------
 
@@ -572,6 +588,14 @@ class TacoMapper:
 
     def track(self, ev: SeatEvent) -> dict[str, float]:
         return self.chord.track(ev)
+
+    def refused_event(self, event: dict[str, Any], state: Any, now: float) -> None:
+        """The rules refused ``event`` (judged against ``state``, the state it met): a NO BUENO says why on the
+        seat's card instead of vanishing."""
+        if event.get("event") == "block" and isinstance(event.get("seat"), int):
+            why = refusal(state, event["seat"]) or "the rules refuse it"
+            self.refused[event["seat"]] = (now, why)
+            self.notes.append((now, f"seat {event['seat']}: NO BUENO refused: {why}"))
 
     def sync(self, state: Any) -> None:
         self._see(state)

@@ -19,6 +19,7 @@ mode's setup does. Any game seat past the joined panels would be a bot's too.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -42,8 +43,27 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("learning: open hands", {"variant": "open", "hands": "open"}),
     ("vs bots (first seat plays)", {"variant": "open", "bots": True}),
 )
+#: a card id in the rules' announcements (``tummy-ache-3``, ``hot-sauce-boss``)
+CARD_ID = re.compile(r"\b(ingredient|tummy-ache|hot-sauce-boss|health-inspector|no-bueno|crafty-crow|trash-panda|"
+                     r"food-fight|order-envy)(?:-(\d+))?\b")
+
+
+def card_words(text: str) -> str:
+    """The rules name cards by id; players read names: ``tummy-ache-3`` -> "Tummy Ache 3"."""
+    def name(m: re.Match[str]) -> str:
+        words = m.group(1).replace("-", " ").title()
+        return f"{words} {m.group(2)}" if m.group(2) else words
+
+    return CARD_ID.sub(name, text)
+
+
 class TacoPresenter(Presenter):
     """The play-by-play and the ticker; Taco vs Burrito has no moments (the table view shows everything)."""
+
+    def feed(self, cues: list[Cue], host_t: float, state: Any, event: dict[str, Any] | None = None) -> None:
+        super().feed(cues, host_t, state, event)
+        for i, line in enumerate(self.ticker):  # what the screen shows: card names, never ids
+            self.ticker[i] = card_words(line)
 
     def _say(self, cue: Cue, state: Any) -> None:
         return
@@ -136,6 +156,11 @@ class TacoVsBurrito(GameMode):
 
         return APP_SCREENS
 
+    def sample_views(self, seats: int = 4) -> dict[str, View]:
+        from game.games.taco_vs_burrito.screens import app_sample_views
+
+        return app_sample_views(seats)
+
     def standings(self, summary: dict[str, Any]) -> list[str]:
         return tvb.standings(summary)
 
@@ -180,6 +205,9 @@ class TacoVsBurrito(GameMode):
         race = mapper.race_note[1] if mapper.race_note and now - mapper.race_note[0] < 2.5 else ""
         flash = {mapper.browser.seatmap[f.seat]: f.text for f in mapper.feedback
                  if now - f.t < 0.6 and f.seat in mapper.browser.seatmap}
+        for seat, (t, why) in mapper.refused.items():  # a refused NO BUENO says why, long enough to read
+            if now - t < 2.5:
+                flash[seat] = f"NO BUENO? {why}"
         return build_view(st, mapper.browser, {s: b.level for s, b in mapper.bots.items()}, self.hands,
                           now - app.hold_back_s - app.t0, ticker=list(app.presenter.ticker), banner=app.banner,
                           race=race, flash=flash)

@@ -7,13 +7,31 @@ Duel picking); the loop and the lobby stay game-neutral.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from game.games.throw_throw_burrito import rules
 from game.games.throw_throw_burrito.buttons import ThrowThrowBurritoButtons
 from game.table.mode import GameMode
-from game.table.present import SeatView, View
+from game.table.present import Presenter, SeatView, View
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The numbers the cards show, copied from the state after a batch of cues."""
+
+    round: int
+    tokens_left: int
+    seats: tuple[tuple[int, int, int, int], ...]  # (points, sets, battle sets, bruises) per seat, this round
+    round_points: dict[str, list[int]]
+
+
+def score_copy(st: Any) -> Scores:
+    r = st.rounds[-1]
+    return Scores(st.round, st.tokens - sum(r.bruises),
+                  tuple((r.points(s), r.sets[s - 1], r.battle_sets[s - 1], r.bruises[s - 1]) for s in range(1, st.seats + 1)),
+                  {str(s): [rd.points(s) for rd in st.rounds] for s in range(1, st.seats + 1)})
 
 
 class ThrowThrowBurrito(GameMode):
@@ -40,6 +58,13 @@ class ThrowThrowBurrito(GameMode):
     def demo_setup(self, seed: int) -> dict[str, Any]:
         # the demo's game is fixed (seed 7): the bots' ``--seed`` varies their choices, not the deal
         return {"event": "setup", "game": self.name, "seats": 4, "options": {"seed": 7}}
+
+    def presenter(self, pace: float = 1.0) -> Presenter:
+        """The shared presenter, keeping a copy of the scores after each batch of cues: the cards show the scores
+        as announced, so a hit's -1 lands with its HIT! call, not while the countdown before it is still up."""
+        pr = Presenter(pace)
+        pr.snapshot = score_copy
+        return pr
 
     def mapper(self, seatmap: list[int]) -> ThrowThrowBurritoButtons:
         return ThrowThrowBurritoButtons(seatmap)
@@ -89,10 +114,10 @@ class ThrowThrowBurrito(GameMode):
 
         return SCREENS
 
-    def sample_views(self) -> dict[str, View]:
+    def sample_views(self, seats: int = 4) -> dict[str, View]:
         from game.games.throw_throw_burrito.screens import sample_views
 
-        return sample_views()
+        return sample_views(seats)
 
     def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
         from game.games.throw_throw_burrito.bots import Bots
@@ -112,6 +137,7 @@ class ThrowThrowBurrito(GameMode):
         for p in app.mapper.pending:
             pending[p.seat] = pending.get(p.seat, 0) + 1
         badges_by_seat = {seat: name for name, seat in app.device_map.badges.items()}
+        shown = app.presenter.announced(now) if st is not None else None
         for i, panel in enumerate(app.seatmap):
             seat = i + 1
             sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
@@ -119,8 +145,12 @@ class ThrowThrowBurrito(GameMode):
             if name and app.device_status.get(name) == "offline":
                 sv.device = "badge offline"
             if st is not None:
-                r = st.rounds[-1]
-                sv.points, sv.sets, sv.battle_sets, sv.bruises = r.points(seat), r.sets[i], r.battle_sets[i], r.bruises[i]
+                if shown is not None and i < len(shown.seats):
+                    sv.points, sv.sets, sv.battle_sets, sv.bruises = shown.seats[i]
+                else:
+                    r = st.rounds[-1]
+                    sv.points, sv.sets, sv.battle_sets, sv.bruises = (r.points(seat), r.sets[i], r.battle_sets[i],
+                                                                      r.bruises[i])
                 sv.badge = st.badge == seat
                 b = st.battle
                 if st.winner == seat:
@@ -135,8 +165,10 @@ class ThrowThrowBurrito(GameMode):
     def decorate(self, app: Any, v: View) -> None:
         st = app.state
         if st is not None:
-            v.round = st.round
-            v.tokens_left = st.tokens - sum(st.rounds[-1].bruises)
+            shown = app.presenter.announced(app.clock()) or score_copy(st)
+            v.round, v.tokens_left = shown.round, shown.tokens_left
+            # the winner screen shows every round, not only the last (where the winner may well have 0)
+            v.extra["round_points"] = shown.round_points
 
     def live_view(self, app: Any, v: View, now: float) -> None:
         from game.table.loop import countdown_label

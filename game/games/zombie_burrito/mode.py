@@ -43,6 +43,10 @@ ZB_COUNT = ("3", "2", "1", "ZOMBIE BURRITO!")
 BATTLE_COUNT = ("3", "2", "1", "BATTLE!")
 
 
+def _markers_copy(st: Any) -> dict[str, int]:
+    return dict(st.markers)
+
+
 class ZombiePresenter(Presenter):
     """The rules' Zombie Burrito announcements as moments; each carries a snapshot for its screen in ``extra``."""
 
@@ -186,7 +190,11 @@ class ZombieBurrito(GameMode):
         return ZombieMapper(seatmap)
 
     def presenter(self, pace: float = 1.0) -> ZombiePresenter:
-        return ZombiePresenter(pace)
+        """Keeps a copy of the Team Markers after each batch of cues: a marker flips on screen with its BATTLE WON
+        moment, not while the call before it is still up."""
+        pr = ZombiePresenter(pace)
+        pr.snapshot = _markers_copy
+        return pr
 
     def battle_context(self, state: Any) -> tuple[bool, frozenset[int]]:
         """Open from "Battle!" (setup too: the first throw ends it) until decided; the fighters are those still in."""
@@ -251,10 +259,10 @@ class ZombieBurrito(GameMode):
 
         return SCREENS
 
-    def sample_views(self) -> dict[str, View]:
+    def sample_views(self, seats: int = 4) -> dict[str, View]:
         from game.games.zombie_burrito.screens import sample_views
 
-        return sample_views()
+        return sample_views(seats)
 
     # -- what to draw ----------------------------------------------------------------------------------
 
@@ -295,7 +303,9 @@ class ZombieBurrito(GameMode):
         st = app.state
         if st is None:
             return
-        v.extra.update(markers=dict(st.markers), teams={t: list(st.teams[t]) for t in zb.TEAMS},
+        shown = app.presenter.announced(app.clock())
+        v.extra.update(markers=dict(st.markers) if shown is None else dict(shown),
+                       teams={t: list(st.teams[t]) for t in zb.TEAMS},
                        to_win=zb.MARKERS_TO_WIN, winner=st.winner)
 
     def live_view(self, app: Any, v: View, now: float) -> None:

@@ -47,95 +47,106 @@ def markers_strip(p: Painter, v: View) -> None:
                 pygame.draw.circle(p.s, GREY, (int(cx), int(y)), r, max(2, p.px(4)))
 
 
-def zb_card(p: Painter, sv: SeatView, center: tuple[float, float], n: int, highlight: bool = False) -> None:
-    cw, ch = 360, 210
-    rect = pygame.Rect(0, 0, p.px(cw), p.px(ch))
-    rect.center = (int(center[0]), int(center[1]))
+def zb_card(p: Painter, sv: SeatView, rect: pygame.Rect, highlight: bool = False) -> None:
     team = TEAM_COLOUR.get(sv.team, GREY)
     out = sv.role == "out"
     if highlight:
         pygame.draw.rect(p.s, GOLD, rect.inflate(p.px(26), p.px(26)), border_radius=p.px(30))
     p.panel(rect, (24, 24, 34) if out else (30, 26, 70), GREY if out else team,
             width=9 if sv.role in ("fighter", "declarer", "winner") else 5)
-    head = pygame.Rect(rect.left, rect.top, rect.width, p.px(ch * 0.3))
-    pygame.draw.rect(p.s, (60, 60, 70) if out else team, head, border_top_left_radius=p.px(22),
-                     border_top_right_radius=p.px(22))
+    head, body = sc.header(p, rect, (60, 60, 70) if out else team, share=0.3)
     side = {"zombies": "ZOMBIE", "survivors": "SURVIVOR"}.get(sv.team, "")
-    p.text(f"{sv.name.upper() if sv.name else f'SEAT {sv.seat}'}  {side}", ch * 0.2, DARK if not out else GREY, head.center, shadow=False,
-           max_w=head.width * 0.94)
-    body_y = rect.top + rect.height * 0.56
-    if sv.role == "out":
-        p.text("OUT", ch * 0.36, GREY, (rect.centerx, body_y))
-    elif sv.role in ("fighter", "declarer"):
-        p.text("IN", ch * 0.36, team, (rect.left + rect.width * 0.28, body_y))
-        if sv.lives:
-            p.text(f"+{sv.lives} hit{'s' if sv.lives != 1 else ''}", ch * 0.19, GOLD,
-                   (rect.left + rect.width * 0.68, body_y), shadow=False)
-    elif sv.role == "winner":
-        p.text("WINNER", ch * 0.3, GOLD, (rect.centerx, body_y))
-    else:
-        p.text(f"sets {sv.sets}", ch * 0.22, CYAN, (rect.centerx, body_y), shadow=False)
+    who = sv.name.upper() if sv.name else f"SEAT {sv.seat}"
+    label = f"{who}  {side}" + (f"  {sv.flash}!" if sv.flash else "")
+    p.text(label, sc.text_size(head, p), DARK if not out else WHITE, head.center, shadow=False, area=head)
+    main, low = sc.split_rows(body.inflate(-p.px(8), -p.px(6)), 2)
     if sv.note:
-        p.text(sv.note, ch * 0.16, WHITE, (rect.centerx, rect.bottom - p.px(ch * 0.14)), shadow=False,
-               max_w=rect.width * 0.92)
-    if sv.device:
-        p.text(sv.device, ch * 0.15, ORANGE, (rect.centerx, rect.bottom + p.px(16)), shadow=False)
+        p.text(sv.note, sc.text_size(low, p, 44), WHITE, low.center, shadow=False, area=low)
+    elif sv.device:
+        p.text(sv.device, sc.text_size(low, p, 44), ORANGE, low.center, shadow=False, area=low)
+    else:
+        main = body.inflate(-p.px(8), -p.px(6))
+    big = min(80, main.height / p.u * 1.1)
+    if sv.role == "out":
+        p.text("OUT", big, GREY, main.center, area=main)
+    elif sv.role in ("fighter", "declarer"):
+        if sv.lives:
+            left, right = sc.columns(main, (0.45, 0.55))
+            p.text("IN", big, team, left.center, area=left)
+            p.text(f"+{sv.lives} hit{'s' if sv.lives != 1 else ''}", sc.text_size(right, p, 50), GOLD, right.center,
+                   shadow=False, area=right)
+        else:
+            p.text("IN", big, team, main.center, area=main)
+    elif sv.role == "winner":
+        p.text("WINNER", big, GOLD, main.center, area=main)
+    else:
+        p.text(f"sets {sv.sets}", min(60, big), CYAN, main.center, shadow=False, area=main)
     if sv.flash:
-        pygame.draw.rect(p.s, WHITE, rect.inflate(-p.px(10), -p.px(10)), width=p.px(8), border_radius=p.px(18))
+        pygame.draw.rect(p.s, WHITE, rect.inflate(-p.px(10), -p.px(10)), width=p.px(6), border_radius=p.px(18))
 
 
-def zb_base(p: Painter, v: View, highlight: set[int] | None = None, dim: bool = False, ticker: bool = True) -> None:
-    """Backdrop, seat cards round the table in team colours, the markers, the ticker, banner and hint."""
+#: the band the markers strip takes at the top of every Zombie Burrito screen, in units
+TOP = 150
+
+
+def zb_base(p: Painter, v: View, highlight: set[int] | None = None, dim: bool = False, ticker: bool = True
+            ) -> pygame.Rect:
+    """Backdrop, seat cards round the table in team colours, the markers, the ticker, banner and hint; returns the
+    middle of the table (the ticker takes its lower part when ``ticker`` is on)."""
     sc.background(p, BACKDROP)
     n = len(v.seats)
-    for sv, pos in zip(v.seats, sc.seat_positions(p, n)):
-        zb_card(p, sv, pos, n, highlight=bool(highlight and sv.seat in highlight))
-    cx, cy = p.w / 2, p.h * 0.55
-    for i, line in enumerate(v.ticker[-3:] if ticker else []):
-        colour = WHITE if i == len(v.ticker[-3:]) - 1 else GREY
-        p.text(line, 34, colour, (cx, cy + p.px(40 + 44 * i)), shadow=False, max_w=p.w * 0.48)
-    if v.banner:
-        strip = pygame.Rect(0, p.px(12), p.w, p.px(56))
-        pygame.draw.rect(p.s, GOLD, strip)
-        p.text(v.banner, 34, DARK, strip.center, shadow=False, max_w=p.w * 0.95)
-    if v.hint:
-        p.text(v.hint, 34, WHITE, (p.w / 2, p.h - p.px(42)), shadow=False, max_w=p.w * 0.95)
+    layout = sc.table_layout(p, max(1, n), top=TOP)
+    for sv, rect in zip(v.seats, layout.cards):
+        zb_card(p, sv, rect, highlight=bool(highlight and sv.seat in highlight))
+    mid = layout.middle
+    if ticker and v.ticker:
+        lines = 3 if mid.height > p.px(380) else 2
+        band = pygame.Rect(mid.left, mid.bottom - p.px(48) * lines, mid.width, p.px(48) * lines)
+        sc.ticker_lines(p, v, band, lines)
+        mid = pygame.Rect(mid.left, mid.top, mid.width, band.top - mid.top)
+    sc.banner_strip(p, v)
+    sc.hint_line(p, v)
     if dim:
         sc.scoreboard_veil(p)
     markers_strip(p, v)  # above the veil: the markers are always readable
+    return mid
 
 
 def draw_board(p: Painter, v: View) -> None:
-    zb_base(p, v)
-    cx, cy = p.w / 2, p.h * 0.55
-    p.text("ZOMBIE BURRITO", 96, ZOMBIE, (cx, cy - p.px(130)))
-    p.text(v.sub, 38, WHITE, (cx, cy - p.px(50)), shadow=False, max_w=p.w * 0.5)
+    mid = zb_base(p, v)
+    title, sub = sc.split_rows(mid, 2)
+    p.text("ZOMBIE BURRITO", min(96, title.height / p.u * 1.2), ZOMBIE, title.center, area=title)
+    if v.sub:
+        p.fit(v.sub, 48, WHITE, sub, max_lines=2)
 
 
 def draw_teams(p: Painter, v: View) -> None:
     zb_base(p, v, highlight=None, dim=True)
-    box = sc.big_box(p, v.title or "THE TEAMS", GOLD, height=520)
+    box = sc.big_box(p, v.title or "THE TEAMS", GOLD, height=560)
+    area = sc.inner(p, box)
     teams = v.extra.get("teams", {})
-    for team, fx in (("zombies", 0.27), ("survivors", 0.73)):
-        x = box.left + box.width * fx
-        p.text(TEAM_NAME[team], 80, TEAM_COLOUR[team], (x, box.top + p.px(120)))
+    top = pygame.Rect(area.left, area.top, area.width, int(area.height * 0.62))
+    for (team, _), col in zip(_team_columns(p, box), sc.columns(top, (0.5, 0.5))):
+        r1, r2, r3 = sc.split_rows(col.inflate(-p.px(16), 0), 3)
+        p.text(TEAM_NAME[team], 80, TEAM_COLOUR[team], r1.center, area=r1)
         seats = teams.get(team, [])
-        p.text("seats " + ", ".join(map(str, seats)), 64, WHITE, (x, box.top + p.px(220)), max_w=box.width * 0.44)
-        p.text(f"{len(seats)} player{'s' if len(seats) != 1 else ''}", 40, GREY, (x, box.top + p.px(290)), shadow=False)
-    p.text(v.sub or "Sit with your team!", 56, LIME, (box.centerx, box.bottom - p.px(120)))
-    p.text("teammates sit side by side: the card colours show where", 34, WHITE,
-           (box.centerx, box.bottom - p.px(60)), shadow=False, max_w=box.width * 0.9)
+        p.text("seats " + ", ".join(map(str, seats)), 64, WHITE, r2.center, area=r2)
+        p.text(f"{len(seats)} player{'s' if len(seats) != 1 else ''}", 48, GREY, r3.center, shadow=False, area=r3)
+    low1, low2 = sc.split_rows(pygame.Rect(area.left, top.bottom, area.width, area.bottom - top.bottom), 2)
+    p.text(v.sub or "Sit with your team!", 56, LIME, low1.center, area=low1)
+    p.text("teammates sit side by side: the card colours show where", 44, WHITE, low2.center, shadow=False, area=low2)
 
 
 def draw_battle(p: Painter, v: View) -> None:
     decl = {int(v.big.split()[-1])} if v.big.split() and v.big.split()[-1].isdigit() else set()
-    zb_base(p, v, highlight=decl)
+    mid = zb_base(p, v, highlight=decl)
     colour = TEAM_COLOUR.get(v.extra.get("team", ""), RED)
-    box = pygame.Rect(0, 0, int(p.w * 0.46), p.px(260))
-    box.center = (p.w // 2, int(p.h * 0.5))
+    box = pygame.Rect(0, 0, min(mid.width, int(p.w * 0.5)), min(mid.height, p.px(260)))
+    box.center = mid.center
     p.panel(box, DARK, colour, width=10, radius=36)
-    p.text(v.title, 150, RED, (box.centerx, box.top + p.px(85)), max_w=box.width * 0.9)
-    p.text(f"{v.big.lower()} {v.sub}", 52, colour, (box.centerx, box.top + p.px(180)), max_w=box.width * 0.92)
+    r1, r2 = sc.split_rows(box.inflate(-p.px(30), -p.px(20)), 2)
+    p.text(v.title, min(150, r1.height / p.u * 1.3), RED, r1.center, area=r1)
+    p.text(f"{v.big.lower()} {v.sub}", min(56, r2.height / p.u * 1.1), colour, r2.center, area=r2)
 
 
 def _team_columns(p: Painter, box: pygame.Rect) -> list[tuple[str, float]]:
@@ -146,90 +157,102 @@ def draw_setup(p: Painter, v: View) -> None:
     """Battle setup: each team's sets, the cancellations chosen, the cursor of a team still choosing, what is left."""
     b = v.extra.get("battle", {})
     zb_base(p, v, highlight={b.get("declarer", 0)}, dim=True)
-    box = sc.big_box(p, v.title or "BATTLE SETUP", CYAN, height=640)
-    p.text(v.sub, 36, GREY, (box.centerx, box.top + p.px(70)), shadow=False)
-    for team, x in _team_columns(p, box):
+    box = sc.big_box(p, v.title or "BATTLE SETUP", CYAN, height=700)
+    area = sc.inner(p, box, top=50)
+    head, body = pygame.Rect(area.left, area.top, area.width, p.px(50)), None
+    p.text(v.sub, 44, GREY, head.center, shadow=False, area=head)
+    body = pygame.Rect(area.left, head.bottom, area.width, area.bottom - head.bottom)
+    for (team, _), col in zip(_team_columns(p, box), sc.columns(body, (0.5, 0.5))):
+        col = col.inflate(-p.px(16), 0)
         t = b.get("teams", {}).get(team, {})
         colour = TEAM_COLOUR[team]
-        y = box.top + p.px(130)
-        p.text(TEAM_NAME[team], 60, colour, (x, y))
         own = t.get("own", {})
         left = t.get("left", {})
-        y += p.px(62)
-        p.text("advantage sets:" if own else "no advantage sets", 32, GREY, (x, y), shadow=False)
-        for kind, copies in own.items():
-            y += p.px(46)
+        lines = sc.split_rows(col, 9)
+        p.text(TEAM_NAME[team], 60, colour, lines[0].center, area=lines[0])
+        p.text("advantage sets:" if own else "no advantage sets", 44, GREY, lines[1].center, shadow=False,
+               area=lines[1])
+        for row, (kind, copies) in zip(lines[2:6], own.items()):
             kept = left.get(kind, 0)
             label = f"{kind} x{copies}" if copies > 1 else kind
             if kept <= 0:
-                r = p.text(label, 42, GREY, (x, y), shadow=False)
+                r = p.text(label, 48, GREY, row.center, shadow=False, area=row)
                 pygame.draw.line(p.s, RED, (r.left, r.centery), (r.right, r.centery), max(2, p.px(5)))
             else:
-                p.text(label + (f"  (x{kept} left)" if kept != copies else ""), 42, WHITE, (x, y), shadow=False)
-        y = box.top + p.px(470)
+                p.text(label + (f"  (x{kept} left)" if kept != copies else ""), 48, WHITE, row.center, shadow=False,
+                       area=row)
         chosen = t.get("chosen", [])
         if t.get("cancels"):
-            p.text(f"cancels: {t['cancels']}  (chosen: {', '.join(chosen) or 'none yet'})", 32, GOLD, (x, y),
-                   shadow=False, max_w=box.width * 0.46)
+            cancel = pygame.Rect(col.left, lines[6].top, col.width, lines[7].bottom - lines[6].top)
+            p.fit(f"cancels: {t['cancels']}  (chosen: {', '.join(chosen) or 'none yet'})", 44, GOLD, cancel,
+                  max_lines=2)
         cur = t.get("cursor")
         if cur:
-            chip = pygame.Rect(0, 0, int(box.width * 0.42), p.px(64))
-            chip.center = (int(x), y + p.px(62))
+            chip = lines[8].inflate(-p.px(20), 0)
             p.panel(chip, colour, WHITE, width=4, radius=18)
-            p.text(f"< cancel {cur} >", 40, DARK, chip.center, shadow=False, max_w=chip.width * 0.92)
-    p.text("advantages left after cancelling shown in white", 28, GREY, (box.centerx, box.bottom - p.px(30)),
-           shadow=False)
+            p.text(f"< cancel {cur} >", 44, DARK, chip.center, shadow=False, area=chip.inflate(-p.px(12), 0))
+    sc.hint_line(p, v)
 
 
 def draw_cancel(p: Painter, v: View) -> None:
     zb_base(p, v, dim=True)
     by = v.extra.get("by", "")
-    box = sc.big_box(p, v.title or "CANCELLED", TEAM_COLOUR.get(by, CYAN), height=520)
-    r = p.text(v.big, 110, WHITE, (box.centerx, box.top + p.px(130)), max_w=box.width * 0.8)
+    box = sc.big_box(p, v.title or "CANCELLED", TEAM_COLOUR.get(by, CYAN), height=560)
+    area = sc.inner(p, box)
+    r1, r2, r3, r4, r5 = sc.split_rows(area, 5)
+    r = p.text(v.big, 110, WHITE, r1.center, area=r1)
     pygame.draw.line(p.s, RED, (r.left, r.centery), (r.right, r.centery), max(3, p.px(10)))
-    p.text(v.sub, 40, GOLD, (box.centerx, box.top + p.px(230)), shadow=False, max_w=box.width * 0.92)
-    p.text("advantages left", 36, GREY, (box.centerx, box.top + p.px(300)), shadow=False)
-    for team, x in _team_columns(p, box):
+    p.text(v.sub, 48, GOLD, r2.center, shadow=False, area=r2)
+    p.text("advantages left", 44, GREY, r3.center, shadow=False, area=r3)
+    for (team, _), c4, c5 in zip(_team_columns(p, box), sc.columns(r4, (0.5, 0.5)), sc.columns(r5, (0.5, 0.5))):
         left = v.extra.get("left", {}).get(team, [])
-        p.text(TEAM_NAME[team], 50, TEAM_COLOUR[team], (x, box.top + p.px(360)))
-        p.text(", ".join(left) or "none", 42, WHITE, (x, box.top + p.px(420)), shadow=False, max_w=box.width * 0.44)
+        p.text(TEAM_NAME[team], 56, TEAM_COLOUR[team], c4.center, area=c4)
+        p.text(", ".join(left) or "none", 48, WHITE, c5.center, shadow=False, area=c5.inflate(-p.px(12), 0))
 
 
 def draw_advantages(p: Painter, v: View) -> None:
+    """ADVANTAGES IN FORCE: each team's kinds with their reminder text, wrapped big enough to read across the room."""
     zb_base(p, v, dim=True)
-    box = sc.big_box(p, v.title or "ADVANTAGES IN FORCE", GOLD, height=620)
+    box = sc.big_box(p, v.title or "ADVANTAGES IN FORCE", GOLD, height=800)
+    box.center = (p.w // 2, int(p.h * 0.56))
+    area = sc.inner(p, box, top=50)
     active = v.extra.get("active", {})
-    for team, x in _team_columns(p, box):
-        p.text(TEAM_NAME[team], 60, TEAM_COLOUR[team], (x, box.top + p.px(110)))
+    for (team, _), col in zip(_team_columns(p, box), sc.columns(area, (0.5, 0.5))):
+        col = col.inflate(-p.px(20), 0)
+        head = pygame.Rect(col.left, col.top, col.width, p.px(70))
+        p.text(TEAM_NAME[team], 60, TEAM_COLOUR[team], head.center, area=head)
         rows = active.get(team, [])
+        body = pygame.Rect(col.left, head.bottom, col.width, col.bottom - head.bottom)
         if not rows:
-            p.text("no advantage", 44, GREY, (x, box.top + p.px(190)), shadow=False)
-        for i, (kind, text) in enumerate(rows[:4]):
-            y = box.top + p.px(190 + 100 * i)
-            p.text(kind, 46, WHITE, (x, y), max_w=box.width * 0.44)
-            p.text(text, 28, GOLD, (x, y + p.px(42)), shadow=False, max_w=box.width * 0.46)
+            p.text("no advantage", 48, GREY, (body.centerx, body.top + p.px(40)), shadow=False, area=body)
+            continue
+        for (kind, text), cell in zip(rows[:3], sc.split_rows(body, max(2, min(3, len(rows))))):
+            name = pygame.Rect(cell.left, cell.top, cell.width, p.px(56))
+            p.text(kind, 52, WHITE, name.center, area=name)
+            p.fit(text, 44, GOLD, pygame.Rect(cell.left, name.bottom, cell.width, cell.bottom - name.bottom), top=True)
 
 
 def draw_fight(p: Painter, v: View) -> None:
     """During the battle: who is in, who is out, extra hits and revives left, the advantages in force."""
     b = v.extra.get("battle", {})
-    zb_base(p, v, ticker=False)
-    cx, cy = p.w / 2, p.h * 0.55
-    panel = pygame.Rect(0, 0, int(p.w * 0.44), p.px(330))
-    panel.center = (int(cx), int(cy - p.px(40)))
+    mid = zb_base(p, v, ticker=False)
+    lines = split = sc.split_rows(mid, 6)
+    panel = pygame.Rect(mid.left, mid.top, mid.width, split[4].bottom - mid.top)
     if v.ticker:
-        p.text(v.ticker[-1], 34, WHITE, (cx, panel.bottom + p.px(40)), shadow=False, max_w=p.w * 0.48)
+        p.text(v.ticker[-1], sc.text_size(split[5], p, 44), WHITE, split[5].center, shadow=False, area=split[5])
     p.panel(panel, DARK, RED, width=8, radius=30)
+    inside = panel.inflate(-p.px(24), -p.px(12))
+    lines = sc.split_rows(inside, 5)
     restarts = b.get("restarts", 0)
     title = "BATTLE!" if not restarts else f"BATTLE! restart {restarts}"
-    p.text(title, 70, RED, (panel.centerx, panel.top + p.px(50)))
+    p.text(title, min(70, lines[0].height / p.u * 1.2), RED, lines[0].center, area=lines[0])
     for i, team in enumerate(("zombies", "survivors")):
         t = b.get("teams", {}).get(team, {})
-        y = panel.top + p.px(120 + 100 * i)
         colour = TEAM_COLOUR[team]
         ins = ", ".join(map(str, t.get("in", []))) or "nobody"
         outs = ", ".join(map(str, t.get("out", []))) or "-"
-        p.text(f"{TEAM_NAME[team]}  in: {ins}   out: {outs}", 40, colour, (panel.centerx, y), max_w=panel.width * 0.94)
+        row, more = lines[1 + 2 * i], lines[2 + 2 * i]
+        p.text(f"{TEAM_NAME[team]}  in: {ins}   out: {outs}", sc.text_size(row, p, 52), colour, row.center, area=row)
         extras = []
         if t.get("lives"):
             extras.append(f"+{t['lives']} hit each")
@@ -237,37 +260,46 @@ def draw_fight(p: Painter, v: View) -> None:
             extras.append(f"{t['revives']} revive{'s' if t['revives'] != 1 else ''}")
         kinds = ", ".join(k for k, _ in t.get("active", []))
         line = "  -  ".join(x for x in (kinds, *extras) if x) or "no advantage"
-        p.text(line, 30, WHITE, (panel.centerx, y + p.px(42)), shadow=False, max_w=panel.width * 0.94)
+        p.text(line, sc.text_size(more, p, 46), WHITE, more.center, shadow=False, area=more)
 
 
 def draw_marker(p: Painter, v: View) -> None:
     zb_base(p, v, dim=True)
     team = v.extra.get("team", "")
     colour = TEAM_COLOUR.get(team, GOLD)
-    box = sc.big_box(p, v.title or "BATTLE WON", colour, height=460)
-    p.text(v.big, 170, colour, (box.centerx, box.top + p.px(170)), max_w=box.width * 0.9)
-    p.text(v.sub, 60, WHITE, (box.centerx, box.top + p.px(300)))
+    box = sc.big_box(p, v.title or "BATTLE WON", colour, height=480)
+    area = sc.inner(p, box)
+    big = pygame.Rect(area.left, area.top, area.width, int(area.height * 0.5))
+    r2, r3 = sc.split_rows(pygame.Rect(area.left, big.bottom, area.width, area.bottom - big.bottom), 2)
+    p.text(v.big, 170, colour, big.center, area=big)
+    p.text(v.sub, 60, WHITE, r2.center, area=r2)
     m = v.extra.get("markers", {})
-    p.text(f"Zombies {m.get('zombies', 0)}  -  Survivors {m.get('survivors', 0)}", 48, GOLD,
-           (box.centerx, box.top + p.px(380)), shadow=False)
+    p.text(f"Zombies {m.get('zombies', 0)}  -  Survivors {m.get('survivors', 0)}", 52, GOLD, r3.center, shadow=False,
+           area=r3)
 
 
 def draw_winner(p: Painter, v: View) -> None:
     team = v.extra.get("team") or v.extra.get("winner") or ""
     colour = TEAM_COLOUR.get(team, GOLD)
     sc.background(p, colour)
+    plate = pygame.Rect(0, 0, int(p.w * 0.8), int(p.h * 0.74))
+    plate.midtop = (p.w // 2, p.px(TOP))
     colours = (PINK, CYAN, LIME, GOLD, ORANGE)
-    for i in range(90):  # fixed confetti: stable screenshots
+    for i in range(90):  # fixed confetti (stable screenshots), never across the words
         x = ((i * 733) % 1000) / 1000 * p.w
         y = (((i * 397) % 1000) / 1000 + v.progress) % 1.0 * p.h
-        pygame.draw.rect(p.s, colours[i % 5], (x, y, p.px(18), p.px(34)))
+        r = pygame.Rect(int(x), int(y), p.px(18), p.px(34))
+        if not r.colliderect(plate) and r.top > p.px(TOP):
+            pygame.draw.rect(p.s, colours[i % 5], r)
+    p.panel(plate, DARK, colour, width=8, radius=40)
     markers_strip(p, v)
-    p.text(v.title or "WINNERS", 110, GOLD, (p.w / 2, p.h * 0.24))
-    p.text(v.big, 240, colour, (p.w / 2, p.h * 0.47), max_w=p.w * 0.9)
-    p.text(v.sub, 80, WHITE, (p.w / 2, p.h * 0.66))
+    r1, r2, r3, r4 = sc.split_rows(plate.inflate(-p.px(40), -p.px(30)), 4)
+    p.text(v.title or "WINNERS", 100, GOLD, r1.center, area=r1)
+    p.text(v.big, 200, colour, r2.center, area=r2.inflate(0, p.px(40)))
+    p.text(v.sub, 80, WHITE, r3.center, area=r3)
     seats = v.extra.get("teams", {}).get(team, [])
     if seats:
-        p.text("seats " + ", ".join(map(str, seats)), 56, WHITE, (p.w / 2, p.h * 0.8))
+        p.text("seats " + ", ".join(map(str, seats)), 60, WHITE, r4.center, area=r4)
 
 
 def draw_failsafe(p: Painter, v: View) -> None:
@@ -290,9 +322,11 @@ sc.BASES["zombie-burrito"] = _base
 # -- sample views: screenshot tests and docs/screens ---------------------------------------------------
 
 
-def sample_views() -> dict[str, View]:
-    """One View per Zombie Burrito screen, with fixed made-up content (4 seats: Zombies 1-2, Survivors 3-4)."""
-    teams = {"zombies": [1, 2], "survivors": [3, 4]}
+def sample_views(n: int = 4) -> dict[str, View]:
+    """One View per Zombie Burrito screen, with fixed made-up content (``n`` seats: the first half Zombies, as at
+    4 seats Zombies 1-2, Survivors 3-4)."""
+    half = (n + 1) // 2
+    teams = {"zombies": list(range(1, half + 1)), "survivors": list(range(half + 1, n + 1))}
     base_extra: dict[str, Any] = {"markers": {"zombies": 1, "survivors": 2}, "teams": teams, "to_win": 3}
     ticker = ["Seat 3 lays down Survivor advantage body-armor: Each Survivor takes 1 extra hit before being out.",
               "BATTLE! called by seat 1 (Zombies)", "The Zombies cancel the Survivors' body-armor set"]
@@ -300,8 +334,8 @@ def sample_views() -> dict[str, View]:
     def seats(roles: dict[int, str] | None = None, lives: dict[int, int] | None = None,
               notes: dict[int, str] | None = None) -> list[SeatView]:
         out = []
-        for s in range(1, 5):
-            sv = SeatView(seat=s, panel=s, team="zombies" if s <= 2 else "survivors", sets=(s * 2) % 3)
+        for s in range(1, n + 1):
+            sv = SeatView(seat=s, panel=s, team="zombies" if s <= half else "survivors", sets=(s * 2) % 3)
             sv.role = (roles or {}).get(s, "idle")
             sv.lives = (lives or {}).get(s, 0)
             sv.note = (notes or {}).get(s, "")
