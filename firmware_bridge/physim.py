@@ -186,21 +186,24 @@ class _Hand:
         for _ in range(3):
             a = rng.uniform(*amp) * G
             f = rng.uniform(*fr)
-            self.sway.append((_rand_dir(rng), a / (2 * math.pi * f) ** 2, f, rng.uniform(0, 6.3)))
+            x = min(a / (2 * math.pi * f) ** 2, 0.25)  # an arm swings at most about 25 cm each way
+            self.sway.append((_rand_dir(rng), x, f, rng.uniform(0, 6.3)))
         self.spin_amp = rng.uniform(0.2, 1.0) if handling != "pump" else rng.uniform(1.0, 4.0)
         self.ref: tuple[float, Vec, Vec] | None = None
 
     def grab(self, t: float) -> None:
-        """Start from where the hand is now: the sway's offset at t fades in over 0.3 s instead of jumping."""
+        """Start from where the hand is now: the sway's offset at t fades in smoothly over 0.5 s instead of jumping."""
         self.ref = (t, *self._sway(t))
 
     def target_offset(self, t: float) -> tuple[Vec, Vec]:
         """Sway displacement and velocity at time t, relative to the grab."""
         p, v = self._sway(t)
         if self.ref is not None:
-            k = max(0.0, 1.0 - (t - self.ref[0]) / 0.3)
+            u = min(1.0, (t - self.ref[0]) / 0.5)
+            k = 0.5 + 0.5 * math.cos(math.pi * u)
+            dk = -0.5 * math.pi * math.sin(math.pi * u) / 0.5 if u < 1.0 else 0.0
             p = _v_sub(p, _v_scale(self.ref[1], k))
-            v = _v_sub(v, _v_scale(self.ref[2], k))
+            v = _v_sub(v, _v_scale(self.ref[1], dk))
         return p, v
 
     def _sway(self, t: float) -> tuple[Vec, Vec]:
@@ -273,12 +276,13 @@ class _World:
         """Rocking on the landing surface, then still; marks rest when the rocking reads below 5 mg."""
         r = self.rng
         if self.cond.surface == "rocking":
-            # rocks like a phone on a cushion: 6-14 Hz (straddling hand tremor's band), 3-12 degrees, decaying
-            amp, f, tau = math.radians(r.uniform(3, 12)), r.uniform(6.0, 14.0), r.uniform(0.15, 0.5)
+            # rocks like a phone on a cushion: 6-14 Hz (straddling hand tremor's band), 1-4 degrees (readings of
+            # about 0.05-0.5 g from the tilt and the angular acceleration at the off-centre sensor), decaying
+            amp, f, tau = math.radians(r.uniform(1, 4)), r.uniform(6.0, 14.0), r.uniform(0.15, 0.5)
         else:
-            amp, f, tau = math.radians(r.uniform(0.3, 1.0)), r.uniform(15.0, 30.0), r.uniform(0.02, 0.05)
-        # reading of a tilt theta is ~theta g (plus the alpha r term): below 5 mg when amp e^-t/tau < 0.005
-        t_quiet = tau * math.log(max(1.0, amp / 0.005))
+            amp, f, tau = math.radians(r.uniform(0.05, 0.2)), r.uniform(15.0, 30.0), r.uniform(0.02, 0.05)
+        # the reading of a tilt theta is ~theta (1 + w^2 r / g) g with r <= 3 cm: below 5 mg when that decays below 0.005
+        t_quiet = tau * math.log(max(1.0, amp * (1.0 + (2 * math.pi * f) ** 2 * 0.03 / G) / 0.005))
         t0 = self.b.t
         self.lie(t_quiet + r.uniform(0.8, 1.5), (amp, f, tau))
         self.b.mark("rest", t0 + t_quiet)
@@ -295,10 +299,10 @@ class _World:
             self.b.step(self.hand.force(self.b, self.anchor, (0.0, 0.0, 0.0), grip), al)
 
     def pickup(self) -> None:
-        """The hand closes on the resting body and lifts it 10-30 cm over 0.3-0.6 s."""
+        """The hand closes on the resting body and lifts it 10-30 cm over 0.45-0.8 s (at most about 0.6 g)."""
         r = self.rng
         self.b.mark("pickup")
-        lift, dur = r.uniform(0.1, 0.3), r.uniform(0.3, 0.6)
+        lift, dur = r.uniform(0.1, 0.3), r.uniform(0.45, 0.8)
         start = self.b.p
         self.hand = _Hand(r, self.cond.handling)
         self.hand.grab(self.b.t)
@@ -365,24 +369,33 @@ class _World:
         return vel
 
     def throw(self) -> None:
-        """Windup (the hand accelerates it 2.5-7 g for 100-220 ms) and release (grip opens over 3-12 ms)."""
+        """Windup on an arc and release: the hand swings it on a 0.5-0.9 m radius up to 4-8 m/s over 120-250 ms
+        (so at release it still pushes the centripetal v^2/R, 1.8-13 g), then the grip opens over 3-12 ms."""
         r = self.rng
-        d = _v_dir((r.uniform(-1, 1), r.uniform(-1, 1), r.uniform(0.2, 0.8)))
-        peak, dur = r.uniform(2.5, 7.0) * G, r.uniform(0.1, 0.22)
+        d = _v_dir((r.uniform(-1, 1), r.uniform(-1, 1), r.uniform(0.2, 0.8)))  # direction of flight at release
+        up = _v_dir(_v_cross(_v_cross(d, (0.0, 0.0, 1.0)), d)) if abs(d[2]) < 0.99 else (1.0, 0.0, 0.0)
+        rad, v_rel, dur = r.uniform(0.5, 0.9), r.uniform(4.0, 8.0), r.uniform(0.12, 0.25)
+        w_rel = v_rel / rad
+        # phi(t): angular speed ramps as sin^2 from 0 to w_rel; the arc ends (phi = 0) at release
         n = int(dur * SIM_HZ)
-        pos = self.anchor
-        vel: Vec = (0.0, 0.0, 0.0)
+        phi_total = sum(w_rel * math.sin(0.5 * math.pi * i / n) ** 2 * SIM_DT for i in range(n))
+        centre = _v_add(self.anchor, _v_scale(up, -rad))
+        # start of the arc: rotated back by phi_total in the (d, up) plane, shifted so it starts at the anchor
+        start_rel = _v_add(_v_scale(up, rad * math.cos(-phi_total)), _v_scale(d, rad * math.sin(-phi_total)))
+        shift = _v_sub(self.anchor, _v_add(centre, start_rel))
         spin_axis = _rand_dir(r)
         spin = 2 * math.pi * r.uniform(0.3, 3.0)
+        phi = -phi_total
+        pos, vel = self.anchor, (0.0, 0.0, 0.0)
         for i in range(n):
-            tt = i / SIM_HZ
-            a = peak * math.sin(math.pi * tt / dur) ** 0.7
-            vel = _v_add(vel, _v_scale(d, a * SIM_DT))
-            pos = _v_add(pos, _v_scale(vel, SIM_DT))
-            al = _v_scale(spin_axis, spin / dur)  # the wrist spins it up during the windup
-            self.b.step(self.hand.force(self.b, pos, vel), al)
-        rel = r.uniform(0.003, 0.012)
-        m = int(rel * SIM_HZ)
+            w = w_rel * math.sin(0.5 * math.pi * i / n) ** 2
+            phi += w * SIM_DT
+            rel = _v_add(_v_scale(up, rad * math.cos(phi)), _v_scale(d, rad * math.sin(phi)))
+            pos = _v_add(_v_add(centre, rel), shift)
+            vel = _v_scale(_v_add(_v_scale(up, -math.sin(phi)), _v_scale(d, math.cos(phi))), w * rad)
+            self.b.step(self.hand.force(self.b, pos, vel), _v_scale(spin_axis, spin / dur))
+        rel_s = r.uniform(0.003, 0.012)
+        m = int(rel_s * SIM_HZ)
         for i in range(m):
             pos = _v_add(pos, _v_scale(vel, SIM_DT))
             self.b.step(self.hand.force(self.b, pos, vel, 1.0 - (i + 1) / m))
