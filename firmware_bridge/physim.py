@@ -331,12 +331,13 @@ class _World:
             tgt = _v_add(start, (0.0, 0.0, -drop * s))
             tv = (0.0, 0.0, -drop * 0.5 * math.pi * math.sin(math.pi * k) / dur)
             self.b.step(self.hand.force(self.b, tgt, tv))
-        m = int(0.05 * SIM_HZ)
+        # on the table: the table takes the weight as the fingers open over 50-150 ms (no jolt: it is already there)
+        m = int(r.uniform(0.05, 0.15) * SIM_HZ)
         for i in range(m):
             grip = 1.0 - (i + 1) / m
-            f = self.hand.force(self.b, _v_add(start, (0.0, 0.0, -drop)), (0.0, 0.0, 0.0), grip)
-            self.b.step(_v_add(f, (0.0, 0.0, G * (1.0 - grip))))
-            self.b.v = _v_scale(self.b.v, grip)
+            tr = self.hand.tremor(self.b.t)
+            self.b.step(_v_add((0.0, 0.0, G), _v_scale(tr, grip)))
+            self.b.v = (0.0, 0.0, 0.0)
         self.settle_after_landing()
 
     def pump_fake(self) -> None:
