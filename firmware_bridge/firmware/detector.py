@@ -53,75 +53,91 @@ ST_FLIGHT = 3
 ST_RESOLVE = 4
 ST_POST = 5
 
-# All times in microseconds, accelerations in g.
-STILL_STD = 0.02
-STILL_DEV = 0.12
-STILL_T = 250000
-STAT_TAU = 60000
-MEAN_CLAMP = 0.5
-VAR_CLAMP = 0.0225
-REST_BACK_DEV = 0.05
-LEAVE_DEV = 0.06
-LEAVE_ONSET_DEV = 0.03
-MLP_TAU = 15000
-TREM_TAU = 50000
-TREM_F0 = 10.0
-TREM_Q = 2.0
-TREM_MIN = 0.004
-TREM_HOLD_T = 200000
-TREM_PICKUP_T = 400000
-TREM_BLOCK_T = 250000
-SUPPORT_LO = 0.6
-SUPPORT_HI = 1.6
-WINDUP_G = 2.0
-WINDUP_DROP = 1.0
-WINDUP_FLIGHT_MAX = 1.5
-WINDUP_TIMEOUT = 400000
-CONFIRM_T = 150000
-CONFIRM_RANGE = 0.6
-CONFIRM_RES = 0.2
-CONFIRM_SKIP = 25000
-RELEASE_FRAC = 0.15
-DROP_G = 0.35
-DROP_ONSET_G = 0.5
-DROP_T = 150000
-LAG1 = 10000
-LAG2 = 20000
-CONTACT_RES = 0.3
-ONSET_RES = 0.08
-PULSE_WIN = 60000
-PULSE_GAP = 30000
-PULSE_MIN = 12000
-AIR_G = 0.6
-AIR_T = 20000
-AIR_T_FALL = 150000
-HARD_G = 4.5
-SHARP_G = 2.5
-SHARP_FWHM = 8000
-RESOLVE_MAX = 3000000
-FLIGHT_MAX = 4000000
-POST_HOLD_T = 300000
-BADGE_RES = 0.8
-BADGE_MIN_G = 1.0
-BADGE_FWHM = 14000
-BADGE_WIN = 30000
-BADGE_REFRACT = 150000
-RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
+# Parameters: a flat dict name -> number (times in microseconds, accelerations in g).  Each has a physical
+# reason; `Detector(kind, params)` and `configure(params)` override them (a table's tuned parameter file).
+DEFAULTS = {
+    # --- rest: still = quiet, about 1 g, no tremor, for long enough
+    "still_std": 0.02,  # floor of the rest-noise limit (vector std); the measured noise floor can raise it
+    "still_dev": 0.12,  # |a| within this of 1 g: lying on a surface that is level or tilted, never in flight
+    "still_t": 250000,  # longer than the gaps between a hand's tremor bursts and a rocking body's swings
+    "stat_tau": 60000,  # averaging time of the stillness statistics: several tremor periods
+    "mean_clamp": 0.5,  # a contact spike moves the running mean by at most this per sample (robust mean)
+    "var_clamp": 0.0225,  # and the running variance by at most (0.15 g)^2
+    "rest_back_dev": 0.05,  # the rest stamp walks back over samples within this of the resting vector
+    "leave_dev": 0.06,  # leaving rest: the vector moved this far (floor; the noise floor can raise it)
+    "leave_onset_dev": 0.03,  # the pickup stamp walks back to the first sample this far from rest
+    "mlp_tau": 15000,  # smoothed |a| for support and windup: shorter than a windup, longer than a jolt
+    # --- tremor: the 8-12 Hz physiological tremor of a hand holding something
+    "trem_tau": 50000,
+    "trem_f0": 10.0,  # centre of the physiological tremor band (8-12 Hz)
+    "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
+    "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
+    "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
+    "trem_pickup_t": 400000,
+    "trem_block_t": 250000,  # a contact makes the band-pass ring for about this long: no tremor reading then
+    "support_lo": 0.6,  # supported (in a hand or on a surface) = smoothed |a| within 0.6-1.6 g
+    "support_hi": 1.6,
+    # --- noise floor: measured from the sample-to-sample differences, lowest seen recently
+    "noise_tau": 200000,  # averaging time of the difference energy
+    "noise_rise_tau": 5000000,  # the floor creeps up this slowly if nothing is ever still (a hotter, noisier part)
+    "noise_max": 0.03,  # no accelerometer we support is noisier than 30 mg rms per axis
+    "noise_still_k": 3.0,  # still: vector variance below 3x the variance of noise alone
+    "noise_trem_k": 5.0,  # tremor: band power above 5x what the noise puts in the band
+    "noise_leave_k": 5.0,  # leaving rest: 5 noise sigmas (vector) from the rest vector
+    # --- pickup: the hand moves it, it does not just shake
+    "pick_dev": 0.1,  # the slowly filtered vector left the reference by 0.1 g (a 6 degree tilt or a lift)
+    "pick_tau": 100000,  # slow filter: rocking at 6-14 Hz is divided by 4-9, a hand's drift passes
+    "pick_t": 150000,  # ... and stayed away this long (longer than half a rocking period)
+    "pick_long_t": 600000,  # away this long while supported, with or without tremor: a hand carries it
+    # --- launch
+    "windup_g": 2.0,  # the arm's push and centripetal force: a hand at rest never reaches 2 g smoothly
+    "windup_drop": 1.0,
+    "windup_flight_max": 1.5,
+    "windup_timeout": 400000,
+    "release_max_t": 40000,  # fingers open in 3-12 ms; an arm swinging at 4 Hz needs >40 ms to shed a 1 g swing
+    "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
+    "confirm_range": 0.6,  # |a| range in flight: spin wobble and decaying drag stay inside 0.6 g
+    "confirm_res": 0.2,
+    "confirm_skip": 25000,
+    "release_frac": 0.15,
+    "drop_g": 0.35,
+    "drop_onset_g": 0.5,
+    "drop_t": 150000,
+    # --- contact
+    "lag1": 10000,
+    "lag2": 20000,
+    "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
+    "onset_res": 0.08,
+    "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
+    "jerk_h": 0.06,  # g: the jerk change-point sum that declares a contact (a 0.3 g rise in ~10-20 ms)
+    "pulse_win": 60000,
+    "pulse_gap": 30000,
+    "pulse_min": 12000,
+    "air_g": 0.6,
+    "air_t": 20000,
+    "air_t_fall": 150000,
+    "hard_g": 6.0,  # a palm gives: no catch is this hard
+    "sharp_g": 2.5,
+    "sharp_fwhm": 8000,
+    "resolve_max": 3000000,
+    "flight_max": 4000000,
+    "post_hold_t": 300000,
+    # --- badge
+    "badge_res": 0.8,
+    "badge_min_g": 1.0,
+    "badge_fwhm": 14000,  # a burrito's strike is narrower than steps and jump landings
+    "badge_win": 30000,
+    "badge_refract": 150000,
+}
 
-# Tunable parameters, name -> default: the constants above, by their lower-case names (a parameter file sets any of
-# them; PROTOCOL.md CONFIG pushes them). Detector(kind, params) and configure(params) override them per instance.
-DEFAULTS = {}
-for _name in ("STILL_STD", "STILL_DEV", "STILL_T", "LEAVE_DEV", "TREM_MIN", "TREM_HOLD_T", "TREM_PICKUP_T",
-              "WINDUP_G", "WINDUP_DROP", "CONFIRM_T", "RELEASE_FRAC", "DROP_G", "DROP_T", "CONTACT_RES",
-              "ONSET_RES", "HARD_G", "SHARP_G", "SHARP_FWHM", "BADGE_RES", "BADGE_MIN_G", "BADGE_FWHM"):
-    DEFAULTS[_name.lower()] = globals()[_name]
+RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 
 
 class Detector:
     """Streaming event detector; see the module comment for the algorithm."""
 
     def __init__(self, kind="burrito", params=None):
-        # type: (str, dict | None) -> None
+        # type: (str, object) -> None
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
@@ -136,8 +152,8 @@ class Detector:
         self._rz = [0.0] * RING
         self._rm = [0.0] * RING
         self._head = -1
-        self._i1 = 0  # ring position of the sample ~LAG1 ago
-        self._i2 = 0  # ... ~LAG2 ago
+        self._i1 = 0  # ring position of the sample ~self.lag1 ago
+        self._i2 = 0  # ... ~self.lag2 ago
         self._last_t = None
         self._dt = 0
         self._mlp = 1.0
@@ -178,6 +194,32 @@ class Detector:
         self._badge_until = 0
         self._started = False
 
+    def configure(self, params):
+        # type: (dict) -> None
+        """Override parameters by name (a tuned parameter file's "params"); unknown names and non-numbers raise."""
+        for name in params:
+            if name not in DEFAULTS:
+                raise ValueError("unknown detector parameter: " + repr(name))
+            v = params[name]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError("detector parameter " + name + " is not a number: " + repr(v))
+        for name in params:
+            v = params[name]
+            if isinstance(DEFAULTS[name], int) and not isinstance(DEFAULTS[name], bool):
+                v = int(v)  # times stay integer microseconds
+            else:
+                v = float(v)
+            setattr(self, name, v)
+        self._bq_dt = 0  # redesign the tremor filter at the next sample
+
+    def params(self):
+        # type: () -> dict
+        """The parameters in force, name -> number."""
+        out = {}
+        for name in DEFAULTS:
+            out[name] = getattr(self, name)
+        return out
+
     # ------------------------------------------------------------------ io
     def feed(self, t_us, ax, ay, az):
         # type: (int, float, float, float) -> list
@@ -208,29 +250,6 @@ class Detector:
             self._burrito(t_us, ax, ay, az, m, out)
         return out
 
-    def configure(self, params):
-        # type: (dict) -> None
-        """Set the parameters named in DEFAULTS (an unknown name or a non-number raises ValueError, nothing set)."""
-        for name in params:
-            v = params[name]
-            if name not in DEFAULTS:
-                raise ValueError("unknown detector parameter: " + repr(name))
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ValueError("detector parameter " + name + " must be a number")
-        for name in params:
-            v = params[name]
-            if isinstance(DEFAULTS[name], int):
-                v = int(v + 0.5) if v >= 0 else int(v - 0.5)
-            setattr(self, name, v)
-
-    def params(self):
-        # type: () -> dict
-        """The parameters in force, name -> number."""
-        out = {}
-        for name in DEFAULTS:
-            out[name] = getattr(self, name)
-        return out
-
     def flush(self):
         # type: () -> list
         """End of trace: settle a pending contact decision, return events."""
@@ -256,14 +275,14 @@ class Detector:
         if (self._i2 - oldest) % RING >= n:
             self._i2 = oldest
         rt = self._rt
-        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - LAG1:
+        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - self.lag1:
             self._i1 = (self._i1 + 1) % RING
-        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - LAG2:
+        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - self.lag2:
             self._i2 = (self._i2 + 1) % RING
 
     def _have_lags(self, t):
         # type: (int) -> bool
-        return self._n > 3 and t - self._rt[self._i2] >= LAG2 and self._i1 != self._i2
+        return self._n > 3 and t - self._rt[self._i2] >= self.lag2 and self._i1 != self._i2
 
     def _residual(self, t, ax, ay, az):
         # type: (int, float, float, float) -> float
@@ -321,8 +340,8 @@ class Detector:
         # type: (int, float, float, float, float) -> None
         p = self._pulse
         dtp = t - p[10]
-        if dtp > LAG1:
-            dtp = LAG1  # extrapolate the pre-contact trend only a little way
+        if dtp > self.lag1:
+            dtp = self.lag1  # extrapolate the pre-contact trend only a little way
         dx = ax - p[4] - p[7] * dtp
         dy = ay - p[5] - p[8] * dtp
         dz = az - p[6] - p[9] * dtp
@@ -354,8 +373,8 @@ class Detector:
         res = (p[0], p[1], p[2], self._pulse_fwhm())
         self._pulse = None
         self._pulse_samples = []
-        self._pulse_quiet = self._last_t + PULSE_GAP
-        self._trem_block = self._last_t + TREM_BLOCK_T
+        self._pulse_quiet = self._last_t + self.pulse_gap
+        self._trem_block = self._last_t + self.trem_block_t
         self._held_since = None
         if self.kind == BURRITO:
             self._reset_tremor()
@@ -364,26 +383,26 @@ class Detector:
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
         # airborne bookkeeping uses |a| up to the previous sample, so the contact sample itself does not cancel it
-        if self._mlp < AIR_G:
+        if self._mlp < self.air_g:
             if self._air_since is None:
                 self._air_since = t
-            elif t - self._air_since >= AIR_T and self._state != ST_MOVING:
+            elif t - self._air_since >= self.air_t and self._state != ST_MOVING:
                 self._air_ok = True
         else:
             self._air_since = None
-        a = self._alpha(MLP_TAU)
+        a = self._alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
         # clamped (robust) mean and variance, so one big spike does not hide stillness for long
-        a = self._alpha(STAT_TAU)
-        dx = min(MEAN_CLAMP, max(-MEAN_CLAMP, ax - self._mx))
-        dy = min(MEAN_CLAMP, max(-MEAN_CLAMP, ay - self._my))
-        dz = min(MEAN_CLAMP, max(-MEAN_CLAMP, az - self._mz))
+        a = self._alpha(self.stat_tau)
+        dx = min(self.mean_clamp, max(-self.mean_clamp, ax - self._mx))
+        dy = min(self.mean_clamp, max(-self.mean_clamp, ay - self._my))
+        dz = min(self.mean_clamp, max(-self.mean_clamp, az - self._mz))
         self._mx += dx * a
         self._my += dy * a
         self._mz += dz * a
         e = dx * dx + dy * dy + dz * dz
-        if e > VAR_CLAMP:
-            e = VAR_CLAMP
+        if e > self.var_clamp:
+            e = self.var_clamp
         self._var += (e - self._var) * a
         # tremor band-pass
         dt = self._dt
@@ -391,12 +410,12 @@ class Detector:
             if self._bq_dt == 0 or abs(dt - self._bq_dt) * 10 > self._bq_dt:
                 self._design_bandpass(dt)
             e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
-            self._trem += (e - self._trem) * self._alpha(TREM_TAU)
+            self._trem += (e - self._trem) * self._alpha(self.trem_tau)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
-            self._var < STILL_STD * STILL_STD
-            and abs(m - 1.0) < STILL_DEV
-            and self._trem < TREM_MIN * TREM_MIN
+            self._var < self.still_std * self.still_std
+            and abs(m - 1.0) < self.still_dev
+            and self._trem < self.trem_min * self.trem_min
         )
         if still:
             if self._still_since is None:
@@ -418,8 +437,8 @@ class Detector:
 
     def _design_bandpass(self, dt):
         # type: (int) -> None
-        w0 = 2.0 * math.pi * TREM_F0 * dt * 1e-6
-        al = math.sin(w0) / (2.0 * TREM_Q)
+        w0 = 2.0 * math.pi * self.trem_f0 * dt * 1e-6
+        al = math.sin(w0) / (2.0 * self.trem_q)
         a0 = 1.0 + al
         self._b0 = al / a0
         self._b2 = -al / a0
@@ -452,7 +471,7 @@ class Detector:
 
     def _supported(self):
         # type: () -> bool
-        return SUPPORT_LO <= self._mlp <= SUPPORT_HI
+        return self.support_lo <= self._mlp <= self.support_hi
 
     def _held_for(self, t):
         # type: (int) -> int
@@ -460,7 +479,7 @@ class Detector:
         if (
             t >= self._trem_block
             and self._supported()
-            and self._tremor() >= TREM_MIN
+            and self._tremor() >= self.trem_min
         ):
             if self._held_since is None:
                 self._held_since = t
@@ -480,7 +499,7 @@ class Detector:
         mx = self._mx
         my = self._my
         mz = self._mz
-        lim = REST_BACK_DEV * REST_BACK_DEV
+        lim = self.rest_back_dev * self.rest_back_dev
         j = self._head
         stamp = self._rt[j]
         n = 0
@@ -517,7 +536,7 @@ class Detector:
         self._low_since = None
         self._go(ST_HELD, t)
 
-    def _contact_check(self, t, ax, ay, az, m, need_air=AIR_T):
+    def _contact_check(self, t, ax, ay, az, m, need_air=-1):
         # type: (int, float, float, float, float, int) -> object
         """Track contact pulses; return a finished pulse tuple or None.
 
@@ -530,16 +549,18 @@ class Detector:
             p = self._pulse
             age = t - p[0]
             # a sharp hit is over early: end it then, so a quick bounce is not missed
-            if age >= PULSE_WIN or (age >= PULSE_MIN and self._pulse_samples[-1][1] < 0.25 * p[1]):
+            if age >= self.pulse_win or (age >= self.pulse_min and self._pulse_samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
         if t < self._pulse_quiet or not self._have_lags(t):
             return None
+        if need_air < 0:
+            need_air = self.air_t
         if need_air and not self._air_ok:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
-        if self._residual(t, ax, ay, az) > CONTACT_RES:
-            self._start_pulse(t, ONSET_RES)
+        if self._residual(t, ax, ay, az) > self.contact_res:
+            self._start_pulse(t, self.onset_res)
             self._air_ok = False
         return None
 
@@ -568,14 +589,14 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > LEAVE_DEV * LEAVE_DEV:
+            if dx * dx + dy * dy + dz * dz > self.leave_dev * self.leave_dev:
                 self._onset = self._leave_onset(t)
                 self._go(ST_MOVING, t)
                 self._held_since = None
             return
         if st == ST_MOVING:
             # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
-            pulse = self._contact_check(t, ax, ay, az, m, AIR_T_FALL)
+            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall)
             if pulse is not None:
                 out.append((pulse[0], "bounce", round(pulse[2], 3)))
                 self._moved = True
@@ -583,14 +604,14 @@ class Detector:
                 return
             if self._pulse is not None:
                 return
-            if self._mlp >= WINDUP_G or self._held_for(t) >= TREM_PICKUP_T:
+            if self._mlp >= self.windup_g or self._held_for(t) >= self.trem_pickup_t:
                 out.append((self._onset, "pickup", round(self._mlp, 3)))
                 self._moved = True
                 self._to_held(t)
-                if self._mlp >= WINDUP_G:
+                if self._mlp >= self.windup_g:
                     self._held_step(t, m, out)
                 return
-            if self._pulse is None and self._still_for(t) >= STILL_T:
+            if self._pulse is None and self._still_for(t) >= self.still_t:
                 self._to_rest(t, out)
             return
         if st == ST_HELD:
@@ -605,7 +626,7 @@ class Detector:
                     self._pending = []
                     self._go(ST_RESOLVE, t)
                 return
-            if t - self._state_t > FLIGHT_MAX:
+            if t - self._state_t > self.flight_max:
                 self._to_held(t)  # never landed: we were wrong about the flight
             return
         if st == ST_RESOLVE:
@@ -617,14 +638,14 @@ class Detector:
                 return
             if self._pulse is not None:
                 return
-            if self._still_for(t) >= STILL_T:
+            if self._still_for(t) >= self.still_t:
                 self._decide(False, out)
                 self._to_rest(t, out)
                 return
-            if self._held_for(t) >= TREM_HOLD_T:
+            if self._held_for(t) >= self.trem_hold_t:
                 self._decide(True, out)
                 return
-            if t - self._state_t > RESOLVE_MAX:
+            if t - self._state_t > self.resolve_max:
                 self._decide(self._supported(), out)
             return
         if st == ST_POST:
@@ -634,11 +655,11 @@ class Detector:
                 return
             if self._pulse is not None:
                 return
-            if self._still_for(t) >= STILL_T:
+            if self._still_for(t) >= self.still_t:
                 self._to_rest(t, out)
                 return
             hf = self._held_for(t)
-            if hf >= POST_HOLD_T:
+            if hf >= self.post_hold_t:
                 out.append((self._held_since, "pickup", round(self._mlp, 3)))
                 self._to_held(t)
             return
@@ -649,7 +670,7 @@ class Detector:
         rx = self._rest_vec[0]
         ry = self._rest_vec[1]
         rz = self._rest_vec[2]
-        lim = LEAVE_ONSET_DEV * LEAVE_ONSET_DEV
+        lim = self.leave_onset_dev * self.leave_onset_dev
         j = self._head
         onset = t
         n = 0
@@ -670,7 +691,7 @@ class Detector:
         t0, res, pm, fwhm = pulse
         if pm > self._contact_peak:
             self._contact_peak = pm
-        if res >= HARD_G or (res >= SHARP_G and fwhm <= SHARP_FWHM):
+        if res >= self.hard_g or (res >= self.sharp_g and fwhm <= self.sharp_fwhm):
             self._hard = True
         if t0 != self._contact_t0:
             self._pending.append((t0, "bounce", round(pm, 3)))
@@ -692,19 +713,19 @@ class Detector:
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
-        if self._still_for(t) >= STILL_T:
+        if self._still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
         # plain drop: free fall that outlasts a running stride's dip
-        if m < DROP_G and self._cand is None:
+        if m < self.drop_g and self._cand is None:
             if self._low_since is None:
                 self._low_since = self._drop_onset()
-            elif t - self._low_since >= DROP_T:
+            elif t - self._low_since >= self.drop_t:
                 self._launch(self._low_since, m, t, out)
                 return
-        elif m > DROP_ONSET_G:
+        elif m > self.drop_onset_g:
             self._low_since = None
-        if self._mlp >= WINDUP_G:
+        if self._mlp >= self.windup_g:
             if self._mlp > self._wind_peak:
                 self._wind_peak = self._mlp
             if m > self._wind_peak:
@@ -713,40 +734,40 @@ class Detector:
             self._cand = None
             return
         if self._wind_peak > 0.0 and self._cand is None:
-            if t - self._wind_t > WINDUP_TIMEOUT:
+            if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - WINDUP_DROP and m <= WINDUP_FLIGHT_MAX:
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max:
                 self._cand = [t, 0.0, 0, 99.0, 0.0]
                 self._pulse = None
-                self._pulse_quiet = t + CONFIRM_SKIP
+                self._pulse_quiet = t + self.confirm_skip
             return
         c = self._cand
         if c is None:
             return
         age = t - c[0]
         bad = False
-        if age >= CONFIRM_SKIP:
+        if age >= self.confirm_skip:
             c[1] += m
             c[2] += 1
             if m < c[3]:
                 c[3] = m
             if m > c[4]:
                 c[4] = m
-            if m >= SUPPORT_HI:
+            if m >= self.support_hi:
                 bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > CONFIRM_RANGE:
+            if c[4] - c[3] > self.confirm_range:
                 bad = True
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
-            if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > CONFIRM_RES:
+            if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
                 bad = True
         if bad:
             # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
             return
-        if age >= CONFIRM_T and c[2] > 0:
+        if age >= self.confirm_t and c[2] > 0:
             level = c[1] / c[2]
             self._launch(self._release_stamp(c[0], level), self._wind_peak, t, out)
 
@@ -756,7 +777,7 @@ class Detector:
         onset = self._rt[j]
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rm[j] < DROP_ONSET_G:
+        while n < limit and self._rm[j] < self.drop_onset_g:
             onset = self._rt[j]
             j = (j - 1) % RING
             n += 1
@@ -765,7 +786,7 @@ class Detector:
     def _release_stamp(self, t_cand, level):
         # type: (int, float) -> int
         """The sample after the last one still pushed by the hand."""
-        thr = level + RELEASE_FRAC * (self._wind_peak - level)
+        thr = level + self.release_frac * (self._wind_peak - level)
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
@@ -800,16 +821,16 @@ class Detector:
         p = self._pulse
         if p is not None:
             self._pulse_step(t, ax, ay, az, m)
-            if t - p[0] >= BADGE_WIN:
+            if t - p[0] >= self.badge_win:
                 # a hit is over within the window; a step or a landing is still high at its end
                 ended = self._pulse_samples[-1][1] < 0.5 * p[1]
                 t0, res, pm, fwhm = self._end_pulse()
-                if res >= BADGE_MIN_G and fwhm <= BADGE_FWHM and ended:
+                if res >= self.badge_min_g and fwhm <= self.badge_fwhm and ended:
                     out.append((t0, "impact", round(pm, 3)))
-                    self._badge_until = t0 + BADGE_REFRACT
+                    self._badge_until = t0 + self.badge_refract
                 self._pulse_quiet = t
             return
         if t < self._badge_until or t < self._pulse_quiet or not self._have_lags(t):
             return
-        if self._residual(t, ax, ay, az) > BADGE_RES:
-            self._start_pulse(t, ONSET_RES * 2)
+        if self._residual(t, ax, ay, az) > self.badge_res:
+            self._start_pulse(t, self.onset_res * 2)
