@@ -192,18 +192,19 @@ class _Hand:
         self.ref: tuple[float, Vec, Vec] | None = None
 
     def grab(self, t: float) -> None:
-        """Start from where the hand is now: the sway's offset at t fades in smoothly over 0.5 s instead of jumping."""
+        """Start from where the hand is now: the sway fades in smoothly over 0.5 s instead of jumping."""
         self.ref = (t, *self._sway(t))
 
     def target_offset(self, t: float) -> tuple[Vec, Vec]:
         """Sway displacement and velocity at time t, relative to the grab."""
         p, v = self._sway(t)
         if self.ref is not None:
+            # the sway fades in (envelope e from 0 to 1 over 0.5 s, with zero slope at both ends)
             u = min(1.0, (t - self.ref[0]) / 0.5)
-            k = 0.5 + 0.5 * math.cos(math.pi * u)
-            dk = -0.5 * math.pi * math.sin(math.pi * u) / 0.5 if u < 1.0 else 0.0
-            p = _v_sub(p, _v_scale(self.ref[1], k))
-            v = _v_sub(v, _v_scale(self.ref[1], dk))
+            e = 0.5 - 0.5 * math.cos(math.pi * u)
+            de = 0.5 * math.pi * math.sin(math.pi * u) / 0.5 if u < 1.0 else 0.0
+            v = _v_add(_v_scale(v, e), _v_scale(p, de))
+            p = _v_scale(p, e)
         return p, v
 
     def _sway(self, t: float) -> tuple[Vec, Vec]:
@@ -441,6 +442,8 @@ class _World:
             if delta < 0 and ddot < 0:
                 break
             fmag = max(0.0, k * max(delta, 0.0) + c * ddot)
+            if fmag <= 0.0 and peak > 0.0:
+                break  # the damper pulls no more: the surface lets go (it cannot pull the body back)
             peak = max(peak, fmag / G)
             b.w = _v_scale(b.w, 0.999)
             b.step(_v_scale(n, fmag))
