@@ -73,20 +73,20 @@ DEFAULTS = {
     "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
     "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
     "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
-    "trem_pickup_t": 400000,
+    "trem_pickup_t": 400000,  # tremor this long (with the vector moved) means a hand took it from rest
     "trem_block_t": 250000,  # a contact makes the band-pass ring for about this long: no tremor reading then
     "support_lo": 0.6,  # supported (in a hand or on a surface) = smoothed |a| within 0.6-1.6 g
     "support_hi": 1.6,
     # --- noise floor: measured from the sample-to-sample differences, lowest seen recently
     "noise_tau": 200000,  # averaging time of the difference energy
-    "noise_rise_tau": 5000000,  # the floor creeps up this slowly if nothing is ever still (a hotter, noisier part)
+    "noise_rise_tau": 5000000,  # the floor grows at most e-fold in this time (a warmer, noisier part is learnt)
     "noise_max": 0.03,  # no accelerometer we support is noisier than 30 mg rms per axis
     "noise_still_k": 3.0,  # still: vector variance below 3x the variance of noise alone
     "noise_trem_k": 5.0,  # tremor: band power above 5x what the noise puts in the band
     "noise_leave_k": 5.0,  # leaving rest: 5 noise sigmas (vector) from the rest vector
     # --- pickup: the hand moves it, it does not just shake
-    "pick_dev": 0.1,  # the slowly filtered vector left the reference by 0.1 g (a 6 degree tilt or a lift)
-    "pick_tau": 100000,  # slow filter: rocking at 6-14 Hz is divided by 4-9, a hand's drift passes
+    "pick_dev": 0.05,  # the slowly filtered vector left the reference by 0.05 g (a 3 degree turn, or a lift)
+    "pick_tau": 200000,  # slow filter: rocking at 6-14 Hz is divided by 8-18, a hand's turn or lift passes
     "pick_t": 150000,  # ... and stayed away this long (longer than half a rocking period)
     "pick_long_t": 600000,  # away this long while supported, with or without tremor: a hand carries it
     # --- launch
@@ -193,6 +193,32 @@ class Detector:
         self._pending = []
         self._badge_until = 0
         self._started = False
+        # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
+        self._dvar = 0.0
+        self._floor = -1.0
+        self._sig2 = 0.0  # per-axis noise variance measured at rest (0 until known: thresholds at their floors)
+        self._bp_gain = 0.0  # fraction of white-noise power the tremor band-pass lets through
+        self._still_var = 0.0
+        self._trem_thr2 = 0.0
+        self._leave2 = 0.0
+        self._onset2 = 0.0
+        # slowly filtered vector and the reference it is compared with (pickup and hold evidence)
+        self._lx = 0.0
+        self._ly = 0.0
+        self._lz = 1.0
+        self._refx = 0.0
+        self._refy = 0.0
+        self._refz = 1.0
+        self._supp_since = None
+        self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
+        self._away_since = None
+        self._trem_seen = False
+        self._was_still = False
+        self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
+        # jerk change-point (CUSUM) in flight
+        self._cus = 0.0
+        self._cus_t0 = 0
+        self._jb = -1.0
 
     def configure(self, params):
         # type: (dict) -> None
@@ -404,6 +430,26 @@ class Detector:
         if e > self.var_clamp:
             e = self.var_clamp
         self._var += (e - self._var) * a
+        self._noise_floor(t)
+        a = self._alpha(self.pick_tau)
+        self._lx += (ax - self._lx) * a
+        self._ly += (ay - self._ly) * a
+        self._lz += (az - self._lz) * a
+        if self._ref_track:
+            # an unknown resting vector: snap to the filtered vector until it has been supported for 3 filter
+            # times (it has converged after a fall or a contact), then follow it slowly
+            if self._supported() and self._pulse is None:
+                if self._supp_since is None:
+                    self._supp_since = t
+            else:
+                self._supp_since = None
+            if self._supp_since is None or t - self._supp_since < 3 * self.pick_tau:
+                a = 1.0
+            else:
+                a = self._alpha(1000000)
+            self._refx += (self._lx - self._refx) * a
+            self._refy += (self._ly - self._refy) * a
+            self._refz += (self._lz - self._refz) * a
         # tremor band-pass
         dt = self._dt
         if dt > 0:
@@ -413,15 +459,84 @@ class Detector:
             self._trem += (e - self._trem) * self._alpha(self.trem_tau)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
-            self._var < self.still_std * self.still_std
+            self._var < self._still_var
             and abs(m - 1.0) < self.still_dev
-            and self._trem < self.trem_min * self.trem_min
+            and self._trem < self._trem_thr2
         )
         if still:
             if self._still_since is None:
                 self._still_since = t
         else:
             self._still_since = None
+
+    def _noise_floor(self, t):
+        # type: (int) -> None
+        """Track the sensor's own noise: the lowest recent energy of sample-to-sample differences.
+
+        At rest the difference of two samples is pure noise (6 sigma^2 summed over axes for white noise); a hand,
+        a flight or a contact only add to it, so the floor is the minimum, which creeps up slowly so that a
+        noisier part (or a warmer one) is learnt too.  Every noise-limited threshold is then a multiple of it.
+        """
+        h = self._head
+        j = (h - 1) % RING
+        dx = self._rx[h] - self._rx[j]
+        dy = self._ry[h] - self._ry[j]
+        dz = self._rz[h] - self._rz[j]
+        e = dx * dx + dy * dy + dz * dz
+        self._dvar += (e - self._dvar) * self._alpha(self.noise_tau)
+        if self._floor < 0.0:
+            if self._n * self._dt < self.noise_tau:
+                return
+            self._floor = self._dvar
+        elif self._dvar < self._floor:
+            self._floor = self._dvar
+        else:
+            # creep up by a factor (doubling in ~0.7 noise_rise_tau), never faster: flights and contacts are loud
+            up = self._floor * (1.0 + self._dt / self.noise_rise_tau)
+            self._floor = up if up < self._dvar else self._dvar
+        cap = 6.0 * self.noise_max * self.noise_max
+        if self._floor > cap:
+            self._floor = cap
+        s2 = self._floor / 6.0
+        self._sig2 = s2
+        v = self.still_std * self.still_std
+        k = self.noise_still_k * 3.0 * s2
+        self._still_var = v if v > k else k
+        v = self.trem_min * self.trem_min
+        k = self.noise_trem_k * 3.0 * s2 * self._bp_gain
+        self._trem_thr2 = v if v > k else k
+        sv = math.sqrt(3.0 * s2)
+        v = self.leave_dev
+        k = self.noise_leave_k * sv
+        v = v if v > k else k
+        self._leave2 = v * v
+        v = self.leave_onset_dev
+        k = 2.5 * sv
+        v = v if v > k else k
+        self._onset2 = v * v
+
+    def _away_for(self, t):
+        # type: (int) -> int
+        """How long (us) the slowly filtered vector has been away from the reference while supported."""
+        dx = self._lx - self._refx
+        dy = self._ly - self._refy
+        dz = self._lz - self._refz
+        if dx * dx + dy * dy + dz * dz >= self.pick_dev * self.pick_dev and self._supported():
+            if self._away_since is None:
+                self._away_since = t
+            return t - self._away_since
+        self._away_since = None
+        return -1
+
+    def _set_ref(self, track):
+        # type: (bool) -> None
+        """Compare from now on with the filtered vector as it is now (track: let the reference follow slowly)."""
+        self._refx = self._lx
+        self._refy = self._ly
+        self._refz = self._lz
+        self._ref_track = track
+        self._away_since = None
+        self._trem_seen = False
 
     def _reset_tremor(self):
         # type: () -> None
@@ -445,6 +560,18 @@ class Detector:
         self._a1 = -2.0 * math.cos(w0) / a0
         self._a2 = (1.0 - al) / a0
         self._bq_dt = dt
+        # white-noise power gain of the two cascaded sections: the energy of the impulse response
+        st = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        g = 0.0
+        x = 1.0
+        n = int(2000000 // dt)
+        if n > 4000:
+            n = 4000
+        for _ in range(n):
+            y = self._bp(st, x)
+            g += y * y
+            x = 0.0
+        self._bp_gain = g
 
     def _bp(self, s, x):
         # type: (list, float) -> float
@@ -479,7 +606,7 @@ class Detector:
         if (
             t >= self._trem_block
             and self._supported()
-            and self._tremor() >= self.trem_min
+            and self._trem >= self._trem_thr2
         ):
             if self._held_since is None:
                 self._held_since = t
@@ -527,6 +654,8 @@ class Detector:
         self._moved = False
         self._rest_vec = (self._mx, self._my, self._mz)
         self._pulse = None
+        self._initial = False
+        self._set_ref(False)
         self._go(ST_REST, t)
 
     def _to_held(self, t):
@@ -560,7 +689,7 @@ class Detector:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
         if self._residual(t, ax, ay, az) > self.contact_res:
-            self._start_pulse(t, self.onset_res)
+            self._start_pulse(t, self._onset_res())
             self._air_ok = False
         return None
 
@@ -579,9 +708,14 @@ class Detector:
             self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
             self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
             self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            self._lx = ax
+            self._ly = ay
+            self._lz = az
+            self._set_ref(False)
             self._go(ST_MOVING, t)
             self._onset = t
             self._moved = False
+            self._was_still = False
             return
         self._update_stats(t, ax, ay, az, m)
         st = self._state
@@ -589,10 +723,12 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > self.leave_dev * self.leave_dev:
+            if dx * dx + dy * dy + dz * dz > self._leave2:
                 self._onset = self._leave_onset(t)
                 self._go(ST_MOVING, t)
                 self._held_since = None
+                self._away_since = None
+                self._trem_seen = False
             return
         if st == ST_MOVING:
             # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
@@ -600,18 +736,26 @@ class Detector:
             if pulse is not None:
                 out.append((pulse[0], "bounce", round(pulse[2], 3)))
                 self._moved = True
+                self._initial = False
                 self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
+                self._set_ref(True)
                 return
             if self._pulse is not None:
                 return
-            if self._mlp >= self.windup_g or self._held_for(t) >= self.trem_pickup_t:
-                out.append((self._onset, "pickup", round(self._mlp, 3)))
-                self._moved = True
+            if self._still_for(t) >= self.still_t // 2:
+                self._was_still = True
+            if self._mlp >= self.windup_g or self._picked(t):
+                # a trace that began in a hand: the pickup happened before it, so it is not reported
+                if not (self._initial and not self._was_still):
+                    out.append((self._onset, "pickup", round(self._mlp, 3)))
+                    self._moved = True
+                self._initial = False
                 self._to_held(t)
                 if self._mlp >= self.windup_g:
                     self._held_step(t, m, out)
                 return
-            if self._pulse is None and self._still_for(t) >= self.still_t:
+            if self._still_for(t) >= self.still_t:
+                self._initial = False
                 self._to_rest(t, out)
             return
         if st == ST_HELD:
@@ -619,12 +763,15 @@ class Detector:
             return
         if st == ST_FLIGHT:
             pulse = self._contact_check(t, ax, ay, az, m, 0)
+            if self._pulse is None and pulse is None:
+                self._jerk_cusum(t, ax, ay, az)
             if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
                 if self._contact_t0 != self._pulse[0]:
                     self._contact_t0 = self._pulse[0]
                     self._hard = False
                     self._pending = []
                     self._go(ST_RESOLVE, t)
+                    self._set_ref(True)
                 return
             if t - self._state_t > self.flight_max:
                 self._to_held(t)  # never landed: we were wrong about the flight
@@ -642,7 +789,7 @@ class Detector:
                 self._decide(False, out)
                 self._to_rest(t, out)
                 return
-            if self._held_for(t) >= self.trem_hold_t:
+            if self._held_for(t) >= self.trem_hold_t or self._away_for(t) >= self.pick_long_t // 2:
                 self._decide(True, out)
                 return
             if t - self._state_t > self.resolve_max:
@@ -659,10 +806,64 @@ class Detector:
                 self._to_rest(t, out)
                 return
             hf = self._held_for(t)
-            if hf >= self.post_hold_t:
-                out.append((self._held_since, "pickup", round(self._mlp, 3)))
+            if hf >= 0:
+                self._trem_seen = True
+            aw = self._away_for(t)
+            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
+                stamp = self._away_since
+                if self._held_since is not None and self._held_since < stamp:
+                    stamp = self._held_since
+                out.append((stamp, "pickup", round(self._mlp, 3)))
                 self._to_held(t)
             return
+
+    def _picked(self, t):
+        # type: (int) -> bool
+        """A hand took it: the slowly filtered vector left the rest vector and stayed away (a lift or a turn, not
+        a rocking swing), with a hand's tremor or for long enough that only a hand can be carrying it."""
+        if self._held_for(t) >= self.trem_pickup_t:
+            self._trem_seen = True  # longer than a push across the table, whose band-pass leakage looks like tremor
+        aw = self._away_for(t)
+        return aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t)
+
+    def _jerk_cusum(self, t, ax, ay, az):
+        # type: (int, float, float, float) -> None
+        """Change-point on the jerk: a contact whose force rises slowly has no jump for the residual test to see,
+        but its jerk leaves the flight's own (smooth spin and drag) level at the first touch.  A CUSUM of the excess
+        jerk finds it; the contact is stamped where the sum last left zero."""
+        if not self._have_lags(t):
+            return
+        i1 = self._i1
+        dtl = t - self._rt[i1]
+        dx = ax - self._rx[i1]
+        dy = ay - self._ry[i1]
+        dz = az - self._rz[i1]
+        jerk = math.sqrt(dx * dx + dy * dy + dz * dz) * 1e6 / dtl
+        if self._jb < 0.0:
+            self._jb = jerk
+        if self._cus <= 0.0:
+            self._jb += (jerk - self._jb) * self._alpha(50000)
+        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
+        prev = self._cus
+        self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
+        if self._cus <= 0.0:
+            self._cus = 0.0
+            return
+        if prev <= 0.0:
+            self._cus_t0 = t
+        if self._cus >= self.jerk_h:
+            t0 = self._cus_t0
+            self._start_pulse(t, self._onset_res())
+            if t0 < self._pulse[0]:
+                self._pulse[0] = t0
+            self._cus = 0.0
+            self._air_ok = False
+
+    def _onset_res(self):
+        # type: () -> float
+        """Walk-back threshold of a contact's first sample: 0.08 g, or 3 noise sigmas (vector) if that is more."""
+        k = 3.0 * math.sqrt(3.0 * self._sig2)
+        return k if k > self.onset_res else self.onset_res
 
     def _leave_onset(self, t):
         # type: (int) -> int
@@ -670,7 +871,7 @@ class Detector:
         rx = self._rest_vec[0]
         ry = self._rest_vec[1]
         rz = self._rest_vec[2]
-        lim = self.leave_onset_dev * self.leave_onset_dev
+        lim = self._onset2
         j = self._head
         onset = t
         n = 0
@@ -709,6 +910,7 @@ class Detector:
                 out.append(ev)
             self._moved = True
             self._go(ST_POST, self._last_t)
+            self._set_ref(True)
         self._pending = []
 
     def _held_step(self, t, m, out):
@@ -737,7 +939,7 @@ class Detector:
             if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max:
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 self._cand = [t, 0.0, 0, 99.0, 0.0]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -770,6 +972,21 @@ class Detector:
         if age >= self.confirm_t and c[2] > 0:
             level = c[1] / c[2]
             self._launch(self._release_stamp(c[0], level), self._wind_peak, t, out)
+
+    def _abrupt(self, t, m):
+        # type: (int, float) -> bool
+        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| was still near the windup's
+        top release_max_t ago; an arm swinging the burrito (a pump fake, vigorous handling) sheds it slowly."""
+        thr = self._wind_peak - 0.35 * (self._wind_peak - m)
+        j = self._head
+        n = 0
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= t - self.release_max_t:
+            if self._rm[j] >= thr:
+                return True
+            j = (j - 1) % RING
+            n += 1
+        return False
 
     def _drop_onset(self):
         # type: () -> int
@@ -813,6 +1030,8 @@ class Detector:
         self._pulse_quiet = t
         self._contact_t0 = -1
         self._contact_peak = 0.0
+        self._cus = 0.0
+        self._jb = -1.0
         self._go(ST_FLIGHT, t)
 
     # --------------------------------------------------------------- badge
