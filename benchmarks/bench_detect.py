@@ -10,7 +10,8 @@ The default is a 48-cell corner design (2 x 3 x 2 x 2 x 2 levels: the extremes o
 
 It prints, per kind, precision and recall over the whole matrix and in the worst cell, the contact-onset error
 (|found - true| for impact and catch: p50, p95, max), the phantom pickups (reported while nothing held it), then the
-worst cell per axis level, and the same figures on firmware_bridge.traces (the first simulator) at 833 Hz.
+worst cell per axis level, the same figures on firmware_bridge.traces (the first simulator) at 833 Hz, and on the
+labelled real recordings in tests/data/phone_drops (public CC0 phone drops and tosses, ~200 Hz).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from firmware_bridge import physim  # noqa: E402
 from firmware_bridge.firmware.detector import Detector  # noqa: E402
 from firmware_bridge.progress import progress  # noqa: E402
+from firmware_bridge.recordings import find_recordings, load_recording, merge, pickups_while_settling  # noqa: E402
+from firmware_bridge.recordings import run_detector as run_rec  # noqa: E402
+from firmware_bridge.recordings import score as score_rec  # noqa: E402
 from firmware_bridge.traces import BURRITO_SCENARIOS, TOLERANCE_US, Trace, make_trace, match_events  # noqa: E402
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
@@ -203,6 +207,34 @@ def run_old_sim(throws: int, rate: float, params: dict[str, float] | None) -> No
                   f"p95 {pct(errs, .95):.2f} ms")
 
 
+REAL_DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "phone_drops")
+
+
+def run_real(folder: str, params: dict[str, float] | None) -> dict[str, Any]:
+    """Score the detector on labelled real recordings (only the kinds each recording labels)."""
+    total: Counts = {}
+    settling = 0
+    n = 0
+    for path in find_recordings(folder):
+        rec = load_recording(path)
+        found = run_rec(rec, params)
+        merge(total, score_rec(rec, found))
+        settling += pickups_while_settling(rec, found)
+        n += 1
+    print(f"real recordings in {os.path.normpath(folder)} ({n} recordings):")
+    out: dict[str, Any] = {"recordings": n, "pickups_while_settling": settling}
+    for kind in KINDS:
+        c = total.get(kind)
+        if c and c[0] + c[1] + c[2]:
+            p, r = _pr(c)
+            errs = [abs(e) / 1000.0 for e in c[3]]
+            out[kind] = {"truth": c[0] + c[1], "precision": p, "recall": r, "p95_ms": pct(errs, 0.95)}
+            print(f"  {kind:8} truth {c[0] + c[1]:4d}  precision {p:.3f}  recall {r:.3f}  |err| p50 {pct(errs, .5):6.2f} ms "
+                  f"p95 {pct(errs, .95):6.2f} ms  max {max(errs) if errs else float('nan'):6.2f} ms")
+    print(f"  pickups reported while it lay settling after an impact: {settling}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seeds", type=int, default=2, help="traces per scenario per cell")
@@ -211,11 +243,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--params", help="a parameter file (JSON {version: 1, params: {...}}) to run instead of DEFAULTS")
     ap.add_argument("--old-sim", type=int, default=20, metavar="N", help="traces per traces.py scenario (0: skip)")
     ap.add_argument("--json", help="also write the matrix figures to this file")
+    ap.add_argument("--real", default=REAL_DEFAULT, help="folder of labelled real recordings ('' to skip)")
+    ap.add_argument("--only-real", action="store_true", help="skip the simulators")
     args = ap.parse_args(argv)
     params = None
     if args.params:
         with open(args.params, encoding="utf-8") as fh:
             params = json.load(fh)["params"]
+    if args.only_real:
+        run_real(args.real, params)
+        return 0
     conds = cells(args.full)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}; "
           f"{len(conds)} cells x {len(physim.SCENARIOS)} scenarios x {args.seeds} seeds")
@@ -230,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.old_sim:
         print()
         run_old_sim(args.old_sim, 833.0, params)
+    if args.real:
+        print()
+        run_real(args.real, params)
     return 0
 
 
