@@ -73,6 +73,8 @@ DEFAULTS = {
     "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
     "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
     "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
+    "trem_decay_frac": 0.1,  # tremor power below 10 % of its recent peak is a dying ring, not a hand
+    "trem_peak_tau": 300000,  # how fast that recent peak is forgotten (a tremor's own beating is slower)
     "trem_pickup_t": 400000,  # tremor this long (with the vector moved) means a hand took it from rest
     "trem_block_t": 250000,  # a contact makes the band-pass ring for about this long: no tremor reading then
     "support_lo": 0.6,  # supported (in a hand or on a surface) = smoothed |a| within 0.6-1.6 g
@@ -103,6 +105,7 @@ DEFAULTS = {
     "drop_g": 0.35,
     "drop_onset_g": 0.5,
     "drop_t": 150000,
+    "drop_range": 0.2,  # |a| in a free fall stays within 0.2 g (drag, a slow tumble); a swinging arm's does not
     # --- contact
     "lag1": 10000,
     "lag2": 20000,
@@ -172,6 +175,7 @@ class Detector:
         self._trem = 0.0
         self._trem_block = 0
         self._held_since = None
+        self._held_peak = 0.0
         # pulse analysis
         self._pulse = None  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
@@ -186,6 +190,8 @@ class Detector:
         self._wind_t = 0
         self._cand = None  # [t_cand, sum_m, n_m, t_arm_peak]
         self._low_since = None
+        self._low_lo = 0.0
+        self._low_hi = 0.0
         self._state_t = 0
         self._contact_t0 = 0
         self._contact_peak = 0.0
@@ -608,10 +614,17 @@ class Detector:
             and self._supported()
             and self._trem >= self._trem_thr2
         ):
+            # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
+            # fell below a fraction of its recent peak is a ring, not a hand
+            self._held_peak *= 1.0 - self._alpha(self.trem_peak_tau)
+            if self._trem > self._held_peak:
+                self._held_peak = self._trem
             if self._held_since is None:
                 self._held_since = t
-            return t - self._held_since
+            if self._trem >= self.trem_decay_frac * self._held_peak:
+                return t - self._held_since
         self._held_since = None
+        self._held_peak = 0.0
         return -1
 
     def _still_for(self, t):
@@ -922,9 +935,19 @@ class Detector:
         if m < self.drop_g and self._cand is None:
             if self._low_since is None:
                 self._low_since = self._drop_onset()
-            elif t - self._low_since >= self.drop_t:
-                self._launch(self._low_since, m, t, out)
-                return
+                self._low_lo = 99.0
+                self._low_hi = -1.0
+            else:
+                if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
+                    if m < self._low_lo:
+                        self._low_lo = m
+                    if m > self._low_hi:
+                        self._low_hi = m
+                if self._low_hi - self._low_lo > self.drop_range:
+                    self._low_since = None  # an arm swinging down passes through low |a|; a free fall stays level
+                elif t - self._low_since >= self.drop_t:
+                    self._launch(self._low_since, m, t, out)
+                    return
         elif m > self.drop_onset_g:
             self._low_since = None
         if self._mlp >= self.windup_g:
