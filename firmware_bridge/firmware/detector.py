@@ -90,7 +90,8 @@ DEFAULTS = {
     "pick_dev": 0.05,  # the slowly filtered vector left the reference by 0.05 g (a 3 degree turn, or a lift)
     "pick_tau": 200000,  # slow filter: rocking at 6-14 Hz is divided by 8-18, a hand's turn or lift passes
     "pick_t": 150000,  # ... and stayed away this long (longer than half a rocking period)
-    "pick_long_t": 600000,  # away this long while supported, with or without tremor: a hand carries it
+    "pick_long_t": 600000,
+    "pick_strong_t": 350000,  # 3 pick_dev away this long: longer than a push across the table (0.15-0.3 s)  # away this long while supported, with or without tremor: a hand carries it
     # --- launch
     "windup_g": 2.0,  # the arm's push and centripetal force: a hand at rest never reaches 2 g smoothly
     "windup_drop": 1.0,
@@ -218,6 +219,7 @@ class Detector:
         self._supp_since = None
         self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
         self._away_since = None
+        self._strong_since = None
         self._trem_seen = False
         self._was_still = False
         self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
@@ -527,12 +529,24 @@ class Detector:
         dx = self._lx - self._refx
         dy = self._ly - self._refy
         dz = self._lz - self._refz
-        if dx * dx + dy * dy + dz * dz >= self.pick_dev * self.pick_dev and self._supported():
+        d2 = dx * dx + dy * dy + dz * dz
+        if d2 >= self.pick_dev * self.pick_dev and self._supported():
             if self._away_since is None:
                 self._away_since = t
+            if d2 >= 9.0 * self.pick_dev * self.pick_dev:
+                if self._strong_since is None:
+                    self._strong_since = t
+            else:
+                self._strong_since = None
             return t - self._away_since
         self._away_since = None
+        self._strong_since = None
         return -1
+
+    def _strong_for(self, t):
+        # type: (int) -> int
+        """How long the filtered vector has been 3 pick_dev away (call after _away_for)."""
+        return -1 if self._strong_since is None else t - self._strong_since
 
     def _set_ref(self, track):
         # type: (bool) -> None
@@ -822,7 +836,7 @@ class Detector:
             if hf >= 0:
                 self._trem_seen = True
             aw = self._away_for(t)
-            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
+            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
                 stamp = self._away_since
                 if self._held_since is not None and self._held_since < stamp:
                     stamp = self._held_since
@@ -837,7 +851,9 @@ class Detector:
         if self._held_for(t) >= self.trem_pickup_t:
             self._trem_seen = True  # longer than a push across the table, whose band-pass leakage looks like tremor
         aw = self._away_for(t)
-        return aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t)
+        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
+            return True
+        return self._strong_for(t) >= self.pick_strong_t
 
     def _jerk_cusum(self, t, ax, ay, az):
         # type: (int, float, float, float) -> None
