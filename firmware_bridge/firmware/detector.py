@@ -556,6 +556,7 @@ class Detector:
         self._refz = self._lz
         self._ref_track = track
         self._away_since = None
+        self._strong_since = None
         self._trem_seen = False
 
     def _reset_tremor(self):
