@@ -415,7 +415,8 @@ class _World:
         for _ in range(int(seconds * SIM_HZ)):
             self.b.step((0.0, 0.0, 0.0))
 
-    def contact(self, normal: Vec, rise_s: float, restitution: float, kind: str | None, peak_g: float) -> float:
+    def contact(self, normal: Vec, rise_s: float, restitution: float, kind: str | None, peak_g: float,
+                until_stopped: bool = False) -> Vec:
         """Kelvin-Voigt contact against a surface met now with outward normal `normal`; returns the peak (g).
 
         Stiffness sets the rise time (quarter period of the contact's oscillation); the damper gives the force a
@@ -436,18 +437,22 @@ class _World:
         if kind:
             b.mark(kind)
         peak = 0.0
+        last: Vec = (0.0, 0.0, 0.0)
         for _ in range(int(6 * rise_s * SIM_HZ) + 10):
             delta = -_v_dot(_v_sub(b.p, surf), n)
             ddot = -_v_dot(b.v, n)
             if delta < 0 and ddot < 0:
                 break
+            if until_stopped and ddot <= 0.0 and peak > 0.0:
+                break  # a hand: it has stopped the burrito and now holds it (the caller blends its grip in)
             fmag = max(0.0, k * max(delta, 0.0) + c * ddot)
             if fmag <= 0.0 and peak > 0.0:
                 break  # the damper pulls no more: the surface lets go (it cannot pull the body back)
             peak = max(peak, fmag / G)
             b.w = _v_scale(b.w, 0.999)
-            b.step(_v_scale(n, fmag))
-        return peak
+            last = _v_scale(n, fmag)
+            b.step(last)
+        return last
 
     def catch(self, rise_s: float) -> None:
         """The hand meets it (a contact), then grips and brakes it to a hold."""
@@ -455,17 +460,20 @@ class _World:
         # a palm is never a hard surface: its flesh and the giving arm make a catch rise over >= 15 ms, at <= 5 g
         rise_s = max(rise_s, 0.015)
         peak = self.rng.uniform(2.0, 5.0) if rise_s <= 0.05 else self.rng.uniform(1.3, 4.0)
-        self.contact(_v_scale(b.v, -1.0), rise_s, 0.05, "catch", peak)
+        last = self.contact(_v_scale(b.v, -1.0), rise_s, 0.05, "catch", peak, until_stopped=True)
         self.hand = _Hand(self.rng, "still" if self.cond.handling == "still" else "normal")
         self.hand.grab(b.t)
         self.anchor = b.p
         vel = b.v
         n = int(0.15 * SIM_HZ)
+        m = int(0.05 * SIM_HZ)
         for i in range(n):
             vel = _v_scale(vel, 1.0 - 1.0 / (n - i + 1))
             self.anchor = _v_add(self.anchor, _v_scale(vel, SIM_DT))
             b.w = _v_scale(b.w, 0.99)
-            b.step(self.hand.force(b, self.anchor, vel, min(1.0, (i + 1) / (0.03 * SIM_HZ))))
+            u = min(1.0, (i + 1) / m)  # the palm's push hands over to the grip over 50 ms
+            f = _v_add(_v_scale(last, 1.0 - u), self.hand.force(b, self.anchor, vel, u))
+            b.step(f)
         self.hold(self.rng.uniform(0.8, 1.5))
 
     def fall_to_floor(self, max_s: float) -> None:
