@@ -655,6 +655,9 @@ class Detector:
         my = self._my
         mz = self._mz
         lim = self.rest_back_dev * self.rest_back_dev
+        k = 16.0 * 3.0 * self._sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
+        if k > lim:
+            lim = k
         j = self._head
         stamp = self._rt[j]
         n = 0
