@@ -23,7 +23,6 @@ import os
 import platform
 import sys
 import time
-from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -114,6 +113,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def cells(full: bool) -> list[physim.Condition]:
+    axes: tuple[tuple[Any, ...], ...]
     if full:
         axes = (physim.NOISE_MG, physim.RATES_HZ, physim.RISE_MS, physim.HANDLING, physim.SURFACES)
     else:

@@ -151,7 +151,7 @@ def main(argv: list[str]) -> int:
         with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as fh:
             json.dump(side, fh, indent=1)
             fh.write("\n")
-        print(name, [(e["kind"], round(float(e["t"]), 3)) for e in side["events"]])  # type: ignore[arg-type]
+        print(name, [(e["kind"], e["t"]) for e in label(s)])
     return 0
 
 

@@ -234,7 +234,7 @@ def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
     return 0
 
 
-def _register_detect(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _register_detect(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "detect",
         help="detect pickup/launch/impact/catch/rest/bounce in an accelerometer trace CSV",
@@ -259,12 +259,12 @@ def _register_detect(subparsers: argparse._SubParsersAction) -> None:  # type: i
 
 
 #: (command name, function that registers it).  Append new commands here.
-COMMANDS: list[tuple[str, Callable[[argparse._SubParsersAction], None]]] = [  # type: ignore[type-arg]
+COMMANDS: list[tuple[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]] = [
     ("detect", _register_detect),
 ]
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the firmware bridge's subcommands on the `burrito-table` parser."""
     for _name, register in COMMANDS:
         register(subparsers)

@@ -43,6 +43,10 @@
 
 import math
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401 -- used by the type comments
+
 BURRITO = "burrito"
 BADGE = "badge"
 
@@ -141,7 +145,7 @@ class Detector:
     """Streaming event detector; see the module comment for the algorithm."""
 
     def __init__(self, kind="burrito", params=None):
-        # type: (str, object) -> None
+        # type: (str, Any) -> None
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
@@ -158,7 +162,7 @@ class Detector:
         self._head = -1
         self._i1 = 0  # ring position of the sample ~self.lag1 ago
         self._i2 = 0  # ... ~self.lag2 ago
-        self._last_t = None
+        self._last_t = None  # type: Any
         self._dt = 0
         self._mlp = 1.0
         # stillness statistics
@@ -166,7 +170,7 @@ class Detector:
         self._my = 0.0
         self._mz = 1.0
         self._var = 1.0
-        self._still_since = None
+        self._still_since = None  # type: Any
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
         self._bq_dt = 0
         self._b0 = self._b2 = self._a1 = self._a2 = 0.0
@@ -175,12 +179,12 @@ class Detector:
         self._bz = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
         self._trem = 0.0
         self._trem_block = 0
-        self._held_since = None
+        self._held_since = None  # type: Any
         self._held_peak = 0.0
         # pulse analysis
-        self._pulse = None  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
+        self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
-        self._air_since = None
+        self._air_since = None  # type: Any
         self._air_ok = False
         self._last_res = 0.0
         self._state = ST_REST
@@ -189,15 +193,15 @@ class Detector:
         self._onset = 0
         self._wind_peak = 0.0
         self._wind_t = 0
-        self._cand = None  # [t_cand, sum_m, n_m, t_arm_peak]
-        self._low_since = None
+        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, t_arm_peak]
+        self._low_since = None  # type: Any
         self._low_lo = 0.0
         self._low_hi = 0.0
         self._state_t = 0
         self._contact_t0 = 0
         self._contact_peak = 0.0
         self._hard = False
-        self._pending = []
+        self._pending = []  # type: list
         self._badge_until = 0
         self._started = False
         # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
@@ -216,10 +220,10 @@ class Detector:
         self._refx = 0.0
         self._refy = 0.0
         self._refz = 1.0
-        self._supp_since = None
+        self._supp_since = None  # type: Any
         self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
-        self._away_since = None
-        self._strong_since = None
+        self._away_since = None  # type: Any
+        self._strong_since = None  # type: Any
         self._trem_seen = False
         self._was_still = False
         self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
@@ -227,6 +231,11 @@ class Detector:
         self._cus = 0.0
         self._cus_t0 = 0
         self._jb = -1.0
+
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: every DEFAULTS entry is set in __init__ (this tells mypy so)."""
+        raise AttributeError(name)
 
     def configure(self, params):
         # type: (dict) -> None
@@ -277,7 +286,7 @@ class Detector:
         self._rm[h] = m
         self._n += 1
         self._advance_lags(t_us)
-        out = []
+        out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
         else:
@@ -287,7 +296,7 @@ class Detector:
     def flush(self):
         # type: () -> list
         """End of trace: settle a pending contact decision, return events."""
-        out = []
+        out = []  # type: list
         if self._state == ST_RESOLVE:
             if self._pulse is not None:
                 self._end_pulse()
@@ -362,7 +371,7 @@ class Detector:
             j = (j - 1) % RING
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev]
         self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset]
-        self._pulse_samples = []
+        self._pulse_samples = []  # type: list
         j = (j + 1) % RING
         while True:
             self._pulse_step(self._rt[j], self._rx[j], self._ry[j], self._rz[j], self._rm[j])
@@ -697,7 +706,7 @@ class Detector:
         self._go(ST_HELD, t)
 
     def _contact_check(self, t, ax, ay, az, m, need_air=-1):
-        # type: (int, float, float, float, float, int) -> object
+        # type: (int, float, float, float, float, int) -> Any
         """Track contact pulses; return a finished pulse tuple or None.
 
         With need_air, a new contact counts only after the body was airborne

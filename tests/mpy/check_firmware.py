@@ -50,9 +50,10 @@ for i in range(0, len(args), 2):
     for ev in events:
         print("E %d %s %.3f" % (ev[0], ev[1], ev[2]))
     clock = [0]
-    sent = []
+    sent = []  # noqa: B023 -- the clock closure is used within this iteration only
     dkind = proto.KIND_BURRITO if args[i + 1] == "burrito" else proto.KIND_BADGE
-    node = proto.Node(b"\x02\x11\x22\x33\x44\x55", dkind, 7, lambda: clock[0], sent.append, caps=3, rate_hz=833)
+    node = proto.Node(b"\x02\x11\x22\x33\x44\x55", dkind, 7, lambda: clock[0], sent.append, caps=3,  # noqa: B023
+                      rate_hz=833)
     node.hello()
     for ev in events:
         clock[0] = ev[0] + 150000
