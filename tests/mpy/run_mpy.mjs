@@ -1,6 +1,8 @@
 // Run a Python script under real MicroPython (the WebAssembly port from npm) with files copied into its filesystem.
 //   node run_mpy.mjs SCRIPT.py [SRC=DST ...] [-- ARGS ...]
 // The script's stdout/stderr are passed through; a Python exception exits 1 with its traceback on stderr.
+// With MPY_CPU_REPORT set, the CPU time the script took (user + system, microseconds) goes to stderr as "CPU_US n":
+// unlike wall time it does not grow when other work shares the machine.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "node:fs";
 
@@ -31,9 +33,12 @@ for (const spec of puts) {
   }
   mp.FS.writeFile(dst, fs.readFileSync(src));
 }
+const cpu0 = process.cpuUsage();
 try {
   mp.runPython("ARGV = " + JSON.stringify([script, ...args]) + "\n");  // this port's sys has no argv
   mp.runPython(fs.readFileSync(script, "utf8"));
+  const cpu = process.cpuUsage(cpu0);
+  if (process.env.MPY_CPU_REPORT) process.stderr.write("CPU_US " + (cpu.user + cpu.system) + "\n");
 } catch (err) {
   process.stderr.write(String(err && err.message ? err.message : err) + "\n");
   process.exit(1);
