@@ -4,40 +4,53 @@
 # no typing at runtime.  Type hints live in comments so mpy-cross accepts it.
 #
 # Interface (the wire protocol codes against it; keep it exactly):
-#   det = Detector("burrito" | "badge")
+#   det = Detector("burrito" | "badge", params=None)
 #   events = det.feed(t_us, ax, ay, az)   # -> list of (t_us, kind, peak_g)
+#   det.configure({"name": number, ...})  # a tuned parameter file's params
 # kind is one of "pickup", "launch", "impact", "catch", "rest", "bounce".
 # Events may be emitted late but are stamped at the sample that caused them
 # (impact/catch: the FIRST sample of the contact).  Works at any rate from
-# 400 Hz: every constant is a time in microseconds, never a sample count.
+# 200 Hz: every parameter is a time in microseconds, never a sample count.
+# DEFAULTS below lists every parameter with its physical reason.
+#
+# Noise floor: the lowest recent energy of sample-to-sample differences is
+# the sensor's own noise (at rest nothing else moves the samples); the rest,
+# tremor and leave-rest thresholds are multiples of it, with fixed floors.
 #
 # Algorithm (burrito), in one paragraph per state:
-#  REST     still: vector std < 20 mg and |a| within 0.12 g of 1 g for 250 ms.
-#  MOVING   left rest.  A hand shows itself by 8-12 Hz tremor energy while
-#           the body is supported (|a| ~ 1 g); that confirms "pickup",
-#           stamped at the first sample that left the rest vector.  A windup
-#           also confirms it.  Motion without tremor (knocked off a table)
-#           is not a pickup; its floor contacts are "bounce".
+#  REST     still: vector variance under 3x the noise's (and >= 20 mg std),
+#           |a| within 0.12 g of 1 g, no tremor, for 250 ms.
+#  MOVING   left rest (or the trace began here).  "pickup" needs the hand to
+#           move it: the slowly filtered vector (200 ms) stays 0.05 g from
+#           the rest vector for 150 ms with a hand's tremor seen for 400 ms,
+#           or 0.15 g away for 350 ms, or away for 600 ms; a windup also
+#           counts.  A body rocking on a soft surface swings about its rest
+#           vector and is never a pickup.  Stamped at the first sample that
+#           left rest.  A trace that begins in a hand reports no pickup.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
-#           centripetal push) followed by an abrupt drop and >= 110 ms of a
+#           centripetal push) followed by an abrupt drop (within 40 ms, as
+#           fingers open; a swinging arm sheds it slowly) and >= 150 ms of a
 #           smooth signal with no contact.  The flight level is NOT assumed
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
-#           ~1 g.  Flight is recognised as "smooth and contact-free", and
-#           the release is stamped where |a| fell to within 15 % of the
-#           measured flight level.  A plain drop (|a| < 0.35 g for 130 ms,
-#           longer than a running stride's airborne dip) is also a launch.
+#           ~1 g.  The release is stamped where |a| fell to within 15 % of
+#           the measured flight level.  A plain drop (|a| < 0.35 g and level
+#           within 0.2 g for 150 ms) is also a launch.
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
-#           smooth, contacts are jerks).  The contact's first sample is the
-#           start of the run of samples whose residual exceeds 0.08 g.
+#           smooth, contacts are jerks), or a CUSUM change-point on the jerk
+#           above the flight's own (a slow, soft contact).  The contact's
+#           first sample is where the residual run began or the CUSUM last
+#           left zero, so a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 4.5 g, or >= 2.5 g and narrower than 8 ms) or
-#           lying still means "impact"; being held (tremor while supported
-#           for 200 ms) with only soft pulses means "catch" (a juggle counts).
-#           Both are stamped at the first contact.  Contacts after an impact
-#           are "bounce", never a new launch or impact.
+#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms) or
+#           lying still means "impact"; being held (sustained tremor while
+#           supported for 200 ms, or moved away for 300 ms) with only soft
+#           pulses means "catch" (a juggle counts).  A ring that dies away
+#           after a landing is not a hand.  Both are stamped at the first
+#           contact.  Contacts after an impact are "bounce".
 #  POST     after an impact: bounces, then "rest", or "pickup" if a hand
-#           takes it before it lies still.
+#           moves it before it lies still (the same rule as MOVING, against
+#           the vector it settled to).
 # Badge: only "impact" on the wearer -- a pulse >= 1 g whose full width at
 # half maximum is <= 14 ms (body motion, steps and jump landings are wider).
 
