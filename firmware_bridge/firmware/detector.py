@@ -90,6 +90,7 @@ DEFAULTS = {
     "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
     "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
     "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
+    "catch_sustain": 0.5,  # ... still at half its peak power: a landing's rocking (tau >= 0.15 s) has decayed more
     "trem_decay_frac": 0.1,  # tremor power below 10 % of its recent peak is a dying ring, not a hand
     "trem_peak_tau": 300000,  # how fast that recent peak is forgotten (a tremor's own beating is slower)
     "trem_pickup_t": 400000,  # tremor this long (with the vector moved) means a hand took it from rest
@@ -123,7 +124,8 @@ DEFAULTS = {
     "drop_g": 0.35,
     "drop_onset_g": 0.5,
     "drop_t": 150000,
-    "drop_range": 0.2,  # |a| in a free fall stays within 0.2 g (drag, a slow tumble); a swinging arm's does not
+    "drop_range": 0.2,
+    "held_guess_t": 600000,  # off its rest this long before a free fall: it was held (a table knock takes < 0.45 s)  # |a| in a free fall stays within 0.2 g (drag, a slow tumble); a swinging arm's does not
     # --- contact
     "lag1": 10000,
     "lag2": 20000,
@@ -194,6 +196,7 @@ class Detector:
         self._trem_block = 0
         self._held_since = None  # type: Any
         self._held_peak = 0.0
+        self._held_max = 0.0
         # pulse analysis
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
@@ -658,6 +661,9 @@ class Detector:
                 self._held_peak = self._trem
             if self._held_since is None:
                 self._held_since = t
+                self._held_max = 0.0
+            if self._trem > self._held_max:
+                self._held_max = self._trem
             if self._trem >= self.trem_decay_frac * self._held_peak:
                 return t - self._held_since
         self._held_since = None
@@ -784,6 +790,8 @@ class Detector:
                 self._trem_seen = False
             return
         if st == ST_MOVING:
+            if self._moving_drop(t, m, out):
+                return
             # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
             pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall)
             if pulse is not None:
@@ -842,7 +850,9 @@ class Detector:
                 self._decide(False, out)
                 self._to_rest(t, out)
                 return
-            if self._held_for(t) >= self.trem_hold_t or self._away_for(t) >= self.pick_long_t // 2:
+            hf = self._held_for(t)
+            if (hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
+                    or self._away_for(t) >= self.pick_long_t // 2:
                 self._decide(True, out)
                 return
             if t - self._state_t > self.resolve_max:
@@ -869,6 +879,36 @@ class Detector:
                 out.append((stamp, "pickup", round(self._mlp, 3)))
                 self._to_held(t)
             return
+
+    def _moving_drop(self, t, m, out):
+        # type: (int, float, list) -> bool
+        """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
+        held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
+        if m >= self.drop_g:
+            if m > self.drop_onset_g:
+                self._low_since = None
+            return False
+        if self._low_since is None:
+            self._low_since = self._drop_onset()
+            self._low_lo = 99.0
+            self._low_hi = -1.0
+            return False
+        if t - self._low_since >= self.confirm_skip:
+            if m < self._low_lo:
+                self._low_lo = m
+            if m > self._low_hi:
+                self._low_hi = m
+        if self._low_hi - self._low_lo > self.drop_range:
+            self._low_since = None
+            return False
+        if t - self._low_since < self.drop_t or self._low_since - self._state_t < self.held_guess_t:
+            return False
+        if not (self._initial and not self._was_still):
+            out.append((self._onset, "pickup", round(self._mlp, 3)))
+        self._initial = False
+        self._pulse = None
+        self._launch(self._low_since, m, t, out)
+        return True
 
     def _picked(self, t):
         # type: (int) -> bool
