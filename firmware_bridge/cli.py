@@ -161,6 +161,10 @@ def _cmd_tune(args: argparse.Namespace, params: dict[str, float] | None) -> int:
     from firmware_bridge.tune import TuneError, tune, write_params
 
     folder = args.tune
+    for name, low in (("folds", 2), ("passes", 1), ("jobs", 1)):
+        if getattr(args, name) < low:
+            print(f"detect --tune: --{name} must be at least {low}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if not os.path.isdir(folder):
         print(f"{folder}: not a folder of labelled recordings", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -239,8 +243,9 @@ def _register_detect(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "detect",
         help="detect pickup/launch/impact/catch/rest/bounce in an accelerometer trace CSV",
         description="Run the device detector over a CSV with header t_us,ax,ay,az (microseconds; g; any rate from "
-        "400 Hz) and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
-        "A malformed CSV exits 2 with the line number on stderr.",
+        "200 Hz) and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
+        "A malformed CSV exits 2 with the line number on stderr. --tune fits the parameters to a folder of labelled "
+        "recordings; --plot draws a trace with its events.",
     )
     p.add_argument("--device", choices=("burrito", "badge"), default="burrito", help="which device wrote the trace")
     p.add_argument("trace", metavar="TRACE.csv", nargs="?", help="the trace file (.csv or .csv.gz), or - for stdin")
