@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_bridge.cli import TraceError, read_trace
 from firmware_bridge.firmware.detector import Detector
+from firmware_bridge.tracefile import TraceError, read_trace
 from firmware_bridge.traces import TOLERANCE_US, match_events
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
