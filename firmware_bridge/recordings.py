@@ -57,8 +57,8 @@ def load_recording(csv_path: str) -> Recording:
     if kind not in DEVICE_KINDS:
         raise RecordingError(f"{side_path}: \"kind\" must be \"burrito\" or \"badge\", got {kind!r}")
     rate = side.get("rate_hz")
-    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate <= 0:
-        raise RecordingError(f"{side_path}: \"rate_hz\" must be a positive number, got {rate!r}")
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate < 0:
+        raise RecordingError(f"{side_path}: \"rate_hz\" must be a number >= 0 (0: unknown), got {rate!r}")
     evs = side.get("events")
     if not isinstance(evs, list):
         raise RecordingError(f"{side_path}: \"events\" must be a list")

@@ -90,14 +90,18 @@ def fit(recs: list[Recording], start: dict[str, float], passes: int, pool: Proce
 
 
 def load_params(path: str) -> dict[str, float]:
-    """Read a parameter file {"version": 1, "params": {...}}; raise TuneError naming the file and the problem."""
+    """Read a parameter file {"version": N, "params": {...}} (the host pushes N with CONFIG); raise TuneError
+    naming the file and the problem."""
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
     except json.JSONDecodeError as exc:
         raise TuneError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
-    if not isinstance(doc, dict) or doc.get("version") != 1 or not isinstance(doc.get("params"), dict):
-        raise TuneError(f"{path}: expected {{\"version\": 1, \"params\": {{...}}}}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("params"), dict):
+        raise TuneError(f"{path}: expected {{\"version\": N, \"params\": {{...}}}}")
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise TuneError(f"{path}: version must be an integer >= 1, not {version!r}")
     params = doc["params"]
     for k, v in params.items():
         if k not in DEFAULTS:
