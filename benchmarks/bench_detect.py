@@ -1,29 +1,49 @@
-"""Detection quality and speed on simulated traces.
+"""Detection quality over a matrix of conditions, on two independent simulators, and speed.
 
-    python benchmarks/bench_detect.py [--throws 200] [--rate 833] [--scenario NAME ...]
+    python benchmarks/bench_detect.py [--seeds 2] [--full] [--jobs 2] [--params FILE] [--old-sim 20]
 
-For every scenario, simulate N seeded traces (firmware_bridge.traces), run the detector, pair detections with the truth
-(same kind, within the kind's tolerance), and print precision, recall and timing error (p50/p99 of |found - true| in ms)
-per event kind, then the detector's throughput in samples/s on this machine.
+The matrix (firmware_bridge.physim, a rigid body under forces read by a modelled sensor) crosses sensor noise
+(2-15 mg rms per axis), output rate (200-1666 Hz), contact rise time (2-150 ms), handling before the throw (still,
+normal, pump fakes) and the landing surface (rigid, rocking). Each cell runs every physim scenario (throw and impact,
+throw and catch, drop, handling then put down, a table knock that rocks it, rest from the start) for --seeds seeds.
+The default is a 48-cell corner design (2 x 3 x 2 x 2 x 2 levels: the extremes of every axis); --full is all 216 cells.
+
+It prints, per kind, precision and recall over the whole matrix and in the worst cell, the contact-onset error
+(|found - true| for impact and catch: p50, p95, max), the phantom pickups (reported while nothing held it), then the
+worst cell per axis level, the same figures on firmware_bridge.traces (the first simulator) at 833 Hz, and on the
+labelled real recordings in tests/data/phone_drops (public CC0 phone drops and tosses, ~200 Hz).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
 import platform
 import sys
 import time
-from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from firmware_bridge import physim  # noqa: E402
 from firmware_bridge.firmware.detector import Detector  # noqa: E402
-from firmware_bridge.traces import BADGE_SCENARIOS, BURRITO_SCENARIOS, TOLERANCE_US, make_trace, match_events  # noqa: E402
+from firmware_bridge.progress import progress  # noqa: E402
+from firmware_bridge.recordings import find_recordings, load_recording, merge, pickups_while_settling  # noqa: E402
+from firmware_bridge.recordings import run_detector as run_rec  # noqa: E402
+from firmware_bridge.recordings import score as score_rec  # noqa: E402
+from firmware_bridge.traces import BURRITO_SCENARIOS, TOLERANCE_US, Trace, make_trace, match_events  # noqa: E402
+
+KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
+GOAL_KINDS = ("launch", "impact", "catch")
+
+Counts = dict[str, list[Any]]  # kind -> [tp, fn, fp, [onset errors us]]
 
 
-def detect(trace) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
-    det = Detector(trace.device)
+def detect(trace: Trace, params: dict[str, float] | None = None) -> list[tuple[int, str]]:
+    det = Detector(trace.device, params) if params else Detector(trace.device)
     found: list[tuple[int, str]] = []
     for t, ax, ay, az in trace.samples:
         for ev in det.feed(t, ax, ay, az):
@@ -33,70 +53,223 @@ def detect(trace) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
     return found
 
 
-def percentile(values: list[float], q: float) -> float:
+def score(trace: Trace, found: list[tuple[int, str]]) -> Counts:
+    out: Counts = {k: [0, 0, 0, []] for k in KINDS}
+    matches, missed, falses = match_events(trace.truth, found, TOLERANCE_US)
+    for kind, err in matches:
+        out[kind][0] += 1
+        out[kind][3].append(err)
+    for _, kind in missed:
+        out[kind][1] += 1
+    for _, kind in falses:
+        out[kind][2] += 1
+    return out
+
+
+def _merge(into: Counts, c: Counts) -> None:
+    for k, v in c.items():
+        d = into.setdefault(k, [0, 0, 0, []])
+        d[0] += v[0]
+        d[1] += v[1]
+        d[2] += v[2]
+        d[3].extend(v[3])
+
+
+def _cell_job(args: tuple[physim.Condition, int, dict[str, float] | None]) -> tuple[physim.Condition, Counts, int, int, float]:
+    cond, seeds, params = args
+    total: Counts = {}
+    phantom = 0
+    n = 0
+    t_det = 0.0
+    for scenario in physim.SCENARIOS:
+        for seed in range(seeds):
+            tr = physim.make_trace(scenario, seed, cond)
+            t0 = time.perf_counter()
+            found = detect(tr, params)
+            t_det += time.perf_counter() - t0
+            n += len(tr.samples)
+            c = score(tr, found)
+            _merge(total, c)
+            # a phantom pickup: reported where no hand took it (before the true pickup, or in a trace without one)
+            picks = [t for t, k in tr.truth if k == "pickup"]
+            for t, k in found:
+                if k == "pickup" and (not picks or t < picks[0] - TOLERANCE_US["pickup"]):
+                    phantom += 1
+    return cond, total, phantom, n, t_det
+
+
+def _pr(c: list[Any]) -> tuple[float, float]:
+    tp, fn, fp = c[0], c[1], c[2]
+    prec = tp / (tp + fp) if tp + fp else 1.0
+    rec = tp / (tp + fn) if tp + fn else 1.0
+    return prec, rec
+
+
+def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--throws", type=int, default=200, help="traces per scenario")
-    ap.add_argument("--rate", type=float, default=833.0, help="sample rate in Hz")
-    ap.add_argument("--scenario", action="append", help="only these scenarios")
-    ap.add_argument("--verbose", action="store_true", help="list every miss and false detection")
-    args = ap.parse_args(argv)
-    scenarios = args.scenario or list(BURRITO_SCENARIOS + BADGE_SCENARIOS)
+def cells(full: bool) -> list[physim.Condition]:
+    axes: tuple[tuple[Any, ...], ...]
+    if full:
+        axes = (physim.NOISE_MG, physim.RATES_HZ, physim.RISE_MS, physim.HANDLING, physim.SURFACES)
+    else:
+        axes = ((2.0, 15.0), (200.0, 833.0, 1666.0), (2.0, 150.0), ("still", "pump"), ("rigid", "rocking"))
+    return [physim.Condition(*c) for c in itertools.product(*axes)]
 
-    tp: dict[str, int] = defaultdict(int)
-    fn: dict[str, int] = defaultdict(int)
-    fp: dict[str, int] = defaultdict(int)
-    errs: dict[str, list[float]] = defaultdict(list)
-    per_scenario: list[tuple[str, int, int, int]] = []
+
+def run_matrix(conds: list[physim.Condition], seeds: int, params: dict[str, float] | None, jobs: int) -> dict[str, Any]:
+    per_cell: list[tuple[physim.Condition, Counts, int]] = []
     n_samples = 0
-    det_time = 0.0
-    for sc in scenarios:
-        ok = miss = false = 0
-        for seed in range(args.throws):
-            tr = make_trace(sc, seed, args.rate)
-            t0 = time.perf_counter()
-            found = detect(tr)
-            det_time += time.perf_counter() - t0
-            n_samples += len(tr.samples)
-            matches, missed, falses = match_events(tr.truth, found, TOLERANCE_US)
-            for kind, err in matches:
-                tp[kind] += 1
-                errs[kind].append(abs(err) / 1000.0)
-            for _, kind in missed:
-                fn[kind] += 1
-            for _, kind in falses:
-                fp[kind] += 1
-            ok += len(matches)
-            miss += len(missed)
-            false += len(falses)
-            if args.verbose and (missed or falses):
-                print(f"  {sc} seed {seed}: missed {missed} false {falses} truth {tr.truth} found {found}")
-        per_scenario.append((sc, ok, miss, false))
+    t_det = 0.0
+    work = [(c, seeds, params) for c in conds]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for cond, counts, phantom, n, td in progress(pool.map(_cell_job, work), total=len(work), desc="matrix cells"):
+            per_cell.append((cond, counts, phantom))
+            n_samples += n
+            t_det += td
+    return {"cells": per_cell, "samples": n_samples, "det_s": t_det}
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}; "
-          f"{args.throws} traces/scenario at {args.rate:g} Hz")
-    print()
-    print(f"{'kind':8} {'truth':>6} {'found':>6} {'precision':>9} {'recall':>7} {'p50 ms':>7} {'p99 ms':>7}")
-    for kind in ("pickup", "launch", "impact", "catch", "bounce", "rest"):
-        t, f, n = tp[kind], fp[kind], fn[kind]
-        if t + f + n == 0:
+
+def report(res: dict[str, Any]) -> dict[str, Any]:
+    """Print the matrix summary; return the figures as a dict (for --json)."""
+    total: Counts = {}
+    phantom = 0
+    for _, c, ph in res["cells"]:
+        _merge(total, c)
+        phantom += ph
+    summary: dict[str, Any] = {"kinds": {}, "phantom_pickups": phantom}
+    print(f"{'kind':8} {'truth':>6} {'prec':>6} {'recall':>6} | {'worst-cell prec':>15} {'worst-cell rec':>14} "
+          f"| {'onset p50':>9} {'p95':>6} {'max ms':>6}")
+    for kind in KINDS:
+        c = total.get(kind)
+        if not c or c[0] + c[1] + c[2] == 0:
             continue
-        prec = t / (t + f) if t + f else float("nan")
-        rec = t / (t + n) if t + n else float("nan")
-        print(f"{kind:8} {t + n:6d} {t + f:6d} {prec:9.3f} {rec:7.3f} "
-              f"{percentile(errs[kind], 0.5):7.2f} {percentile(errs[kind], 0.99):7.2f}")
+        prec, rec = _pr(c)
+        worst_p = min((_pr(cc[kind])[0], cond.label()) for cond, cc, _ in res["cells"] if kind in cc)
+        worst_r = min((_pr(cc[kind])[1], cond.label()) for cond, cc, _ in res["cells"] if kind in cc)
+        errs = [abs(e) / 1000.0 for e in c[3]]
+        summary["kinds"][kind] = {"truth": c[0] + c[1], "precision": prec, "recall": rec,
+                                  "worst_precision": worst_p, "worst_recall": worst_r,
+                                  "err_p50_ms": pct(errs, 0.5), "err_p95_ms": pct(errs, 0.95),
+                                  "err_max_ms": max(errs) if errs else float("nan")}
+        print(f"{kind:8} {c[0] + c[1]:6d} {prec:6.3f} {rec:6.3f} | {worst_p[0]:15.3f} {worst_r[0]:14.3f} "
+              f"| {pct(errs, 0.5):9.2f} {pct(errs, 0.95):6.2f} {summary['kinds'][kind]['err_max_ms']:6.2f}")
+    print(f"phantom pickups (no hand took it): {phantom}")
+    onset = [abs(e) / 1000.0 for k in ("impact", "catch") for e in total.get(k, [0, 0, 0, []])[3]]
+    summary["contact_onset_p95_ms"] = pct(onset, 0.95)
+    print(f"contact onset (impact + catch) |error| p95: {pct(onset, 0.95):.2f} ms, max {max(onset) if onset else float('nan'):.2f} ms")
+    for kind in GOAL_KINDS:
+        if kind in summary["kinds"]:
+            k = summary["kinds"][kind]
+            print(f"  worst cell for {kind}: precision {k['worst_precision'][0]:.3f} in {k['worst_precision'][1]}, "
+                  f"recall {k['worst_recall'][0]:.3f} in {k['worst_recall'][1]}")
+    # per axis level: pool every cell at that level (more events than one cell, so the figures are steadier)
     print()
-    print(f"{'scenario':20} {'matched':>7} {'missed':>6} {'false':>6}")
-    for sc, ok, miss, false in per_scenario:
-        print(f"{sc:20} {ok:7d} {miss:6d} {false:6d}")
-    print()
-    print(f"throughput: {n_samples / det_time:,.0f} samples/s ({n_samples:,} samples in {det_time:.1f} s, CPython, one core)")
+    print("per axis level (cells pooled), recall / precision of launch, impact, catch; phantom pickups; rest recall:")
+    axes = {"noise_mg": lambda c: c.noise_mg, "rate_hz": lambda c: c.rate_hz, "rise_ms": lambda c: c.rise_ms,
+            "handling": lambda c: c.handling, "surface": lambda c: c.surface}
+    summary["levels"] = {}
+    for name, get in axes.items():
+        levels: dict[Any, tuple[Counts, list[int]]] = {}
+        for cond, cc, ph in res["cells"]:
+            acc, phl = levels.setdefault(get(cond), ({}, [0]))
+            _merge(acc, cc)
+            phl[0] += ph
+        for lvl, (acc, phl) in levels.items():
+            parts = []
+            for kind in GOAL_KINDS:
+                if kind in acc:
+                    p, r = _pr(acc[kind])
+                    parts.append(f"{kind} {r:.3f}/{p:.3f}")
+            rest_r = _pr(acc["rest"])[1] if "rest" in acc else float("nan")
+            print(f"  {name}={lvl!s:8} " + "  ".join(parts) + f"  phantom {phl[0]}  rest {rest_r:.3f}")
+            summary["levels"][f"{name}={lvl}"] = {k: _pr(acc[k]) for k in acc}
+    return summary
+
+
+def run_old_sim(throws: int, rate: float, params: dict[str, float] | None) -> None:
+    total: Counts = {}
+    for sc in progress(BURRITO_SCENARIOS, desc="traces.py scenarios"):
+        for seed in range(throws):
+            tr = make_trace(sc, seed, rate)
+            _merge(total, score(tr, detect(tr, params)))
+    print(f"firmware_bridge.traces (first simulator), {throws} traces per scenario at {rate:g} Hz:")
+    for kind in KINDS:
+        c = total.get(kind)
+        if c and c[0] + c[1] + c[2]:
+            p, r = _pr(c)
+            errs = [abs(e) / 1000.0 for e in c[3]]
+            print(f"  {kind:8} truth {c[0] + c[1]:5d}  precision {p:.3f}  recall {r:.3f}  |err| p50 {pct(errs, .5):.2f} ms "
+                  f"p95 {pct(errs, .95):.2f} ms")
+
+
+REAL_DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "phone_drops")
+
+
+def run_real(folder: str, params: dict[str, float] | None) -> dict[str, Any]:
+    """Score the detector on labelled real recordings (only the kinds each recording labels)."""
+    total: Counts = {}
+    settling = 0
+    n = 0
+    for path in find_recordings(folder):
+        rec = load_recording(path)
+        found = run_rec(rec, params)
+        merge(total, score_rec(rec, found))
+        settling += pickups_while_settling(rec, found)
+        n += 1
+    print(f"real recordings in {os.path.normpath(folder)} ({n} recordings):")
+    out: dict[str, Any] = {"recordings": n, "pickups_while_settling": settling}
+    for kind in KINDS:
+        c = total.get(kind)
+        if c and c[0] + c[1] + c[2]:
+            p, r = _pr(c)
+            errs = [abs(e) / 1000.0 for e in c[3]]
+            out[kind] = {"truth": c[0] + c[1], "precision": p, "recall": r, "p95_ms": pct(errs, 0.95)}
+            print(f"  {kind:8} truth {c[0] + c[1]:4d}  precision {p:.3f}  recall {r:.3f}  |err| p50 {pct(errs, .5):6.2f} ms "
+                  f"p95 {pct(errs, .95):6.2f} ms  max {max(errs) if errs else float('nan'):6.2f} ms")
+    print(f"  pickups reported while it lay settling after an impact: {settling}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=2, help="traces per scenario per cell")
+    ap.add_argument("--full", action="store_true", help="all 216 cells instead of the 48 corners")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--params", help="a parameter file (JSON {version: 1, params: {...}}) to run instead of DEFAULTS")
+    ap.add_argument("--old-sim", type=int, default=20, metavar="N", help="traces per traces.py scenario (0: skip)")
+    ap.add_argument("--json", help="also write the matrix figures to this file")
+    ap.add_argument("--real", default=REAL_DEFAULT, help="folder of labelled real recordings ('' to skip)")
+    ap.add_argument("--only-real", action="store_true", help="skip the simulators")
+    args = ap.parse_args(argv)
+    params = None
+    if args.params:
+        with open(args.params, encoding="utf-8") as fh:
+            params = json.load(fh)["params"]
+    if args.only_real:
+        run_real(args.real, params)
+        return 0
+    conds = cells(args.full)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}; "
+          f"{len(conds)} cells x {len(physim.SCENARIOS)} scenarios x {args.seeds} seeds")
+    t0 = time.perf_counter()
+    res = run_matrix(conds, args.seeds, params, args.jobs)
+    summary = report(res)
+    print(f"detector throughput: {res['samples'] / res['det_s']:,.0f} samples/s (CPython, one core); "
+          f"wall {time.perf_counter() - t0:.0f} s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(summary, fh, indent=1, default=str)
+    if args.old_sim:
+        print()
+        run_old_sim(args.old_sim, 833.0, params)
+    if args.real:
+        print()
+        run_real(args.real, params)
     return 0
 
 

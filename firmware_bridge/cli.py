@@ -12,74 +12,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from firmware_bridge.firmware.detector import Detector
+from firmware_bridge.tracefile import HEADER, TraceError, read_trace
 
-HEADER = ("t_us", "ax", "ay", "az")
+__all__ = ["HEADER", "TraceError", "read_trace", "detect_events", "add_commands"]
+
 EXIT_BAD_INPUT = 2
 
 
-class TraceError(ValueError):
-    """A malformed trace; str() is the one-line message, with the line number."""
-
-    def __init__(self, source: str, line: int, problem: str) -> None:
-        super().__init__(f"{source}:{line}: {problem}")
-        self.line = line
-
-
-def read_trace(lines: Iterable[str], source: str = "<trace>") -> Iterator[tuple[int, float, float, float]]:
-    """Yield (t_us, ax, ay, az) from CSV lines, one at a time; raise TraceError on the first bad line.
-
-    Rules: the first non-empty line is exactly the header `t_us,ax,ay,az`; each row has 4 fields; t_us is an integer
-    that strictly increases; accelerations are finite numbers.  Blank lines are skipped.
-    """
-    seen_header = False
-    last_t: int | None = None
-    for n, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if n == 1:
-            line = line.lstrip("\ufeff")
-        if not line:
-            continue
-        fields = [f.strip() for f in line.split(",")]
-        if not seen_header:
-            if tuple(f.lower() for f in fields) != HEADER:
-                raise TraceError(source, n, f"bad header {line[:60]!r}, expected 't_us,ax,ay,az'")
-            seen_header = True
-            continue
-        if len(fields) != 4:
-            raise TraceError(source, n, f"expected 4 columns (t_us,ax,ay,az), got {len(fields)}")
-        try:
-            t = int(fields[0])
-        except ValueError:
-            raise TraceError(source, n, f"t_us is not an integer: {fields[0][:30]!r}") from None
-        vals = []
-        for name, text in zip(HEADER[1:], fields[1:]):
-            try:
-                v = float(text)
-            except ValueError:
-                raise TraceError(source, n, f"{name} is not a number: {text[:30]!r}") from None
-            if not math.isfinite(v):
-                raise TraceError(source, n, f"{name} is not finite: {text[:30]!r}")
-            vals.append(v)
-        if last_t is not None and t <= last_t:
-            what = "goes backwards" if t < last_t else "repeats"
-            raise TraceError(source, n, f"time {what}: t_us {t} after {last_t}")
-        last_t = t
-        yield t, vals[0], vals[1], vals[2]
-    if not seen_header:
-        raise TraceError(source, 1, "empty file, expected the header 't_us,ax,ay,az'")
-
-
 def detect_events(
-    samples: Iterable[tuple[int, float, float, float]], device: str = "burrito"
+    samples: Iterable[tuple[int, float, float, float]], device: str = "burrito", params: dict[str, float] | None = None
 ) -> list[tuple[int, str, float]]:
     """Feed every sample to a Detector and return its events (including those settled at the end)."""
-    det = Detector(device)
+    det = Detector(device, params)
     events: list[tuple[int, str, float]] = []
     for t, ax, ay, az in samples:
         events.extend(det.feed(t, ax, ay, az))
@@ -90,16 +39,48 @@ def detect_events(
 def _open_text(path: str) -> TextIO:
     if path == "-":
         return sys.stdin
+    if path.endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rt", encoding="utf-8", newline="")
     return open(path, encoding="utf-8", newline="")
 
 
+EXIT_ENVIRONMENT = 1
+
+
+def _params_arg(args: argparse.Namespace) -> dict[str, float] | None:
+    """The --params file's parameters (None without one); raises TuneError/OSError for the caller to report."""
+    if not args.params:
+        return None
+    from firmware_bridge.tune import load_params
+
+    return load_params(args.params)
+
+
 def cmd_detect(args: argparse.Namespace) -> int:
-    """Handler of `burrito-table detect`."""
+    """Handler of `burrito-table detect`: run over a trace, or --tune a folder, or --plot a trace."""
+    modes = [m for m in (args.trace is not None, args.tune is not None, args.plot is not None) if m]
+    if len(modes) != 1:
+        print("detect: give exactly one of TRACE.csv, --tune DIR or --plot TRACE.csv OUT.png", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        params = _params_arg(args)
+    except OSError as exc:
+        print(f"{args.params}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.tune is not None:
+        return _cmd_tune(args, params)
+    if args.plot is not None:
+        return _cmd_plot(args, params)
     source = args.trace
     try:
         with _open_text(source) as fh:
             try:
-                events = detect_events(read_trace(fh, source), args.device)
+                events = detect_events(read_trace(fh, source), args.device, params)
             except UnicodeDecodeError as exc:
                 print(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start} of a read block)", file=sys.stderr)
                 return EXIT_BAD_INPUT
@@ -109,6 +90,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except EOFError as exc:
+        print(f"{source}: truncated ({exc})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     out = sys.stdout
     events.sort(key=lambda e: e[0])  # stamps are causal, emission is late: print in table-time order
     for t, kind, peak in events:
@@ -117,26 +101,124 @@ def cmd_detect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _register_detect(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _cmd_tune(args: argparse.Namespace, params: dict[str, float] | None) -> int:
+    """`detect --tune DIR`: cross-validated fit on DIR's labelled recordings; writes the parameter file."""
+    import os
+
+    from firmware_bridge.firmware.detector import DEFAULTS
+    from firmware_bridge.recordings import RecordingError, find_recordings, load_recording
+    from firmware_bridge.tune import TuneError, tune, write_params
+
+    folder = args.tune
+    for name, low in (("folds", 2), ("passes", 1), ("jobs", 1)):
+        if getattr(args, name) < low:
+            print(f"detect --tune: --{name} must be at least {low}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    if not os.path.isdir(folder):
+        print(f"{folder}: not a folder of labelled recordings", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out_path = args.out or os.path.join(folder, "detector-params.json")
+    start = dict(DEFAULTS)
+    start.update(params or {})
+    try:
+        paths = find_recordings(folder)
+        if not paths:
+            print(f"{folder}: no labelled recordings (TRACE.csv with a TRACE.json sidecar)", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        recs = [load_recording(p) for p in paths]
+        final, _, _ = tune(recs, start, folds=args.folds, passes=args.passes, jobs=args.jobs)
+    except (RecordingError, TuneError) as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"{exc.filename or folder}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        write_params(out_path, final)
+    except OSError as exc:
+        print(f"{out_path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    print(f"wrote {out_path}")
+    return 0
+
+
+def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
+    """`detect --plot TRACE.csv OUT.png`: the trace with its detected events (and labels, if it has a sidecar)."""
+    import os
+
+    from firmware_bridge.plot import PlotUnavailable, plot_trace
+
+    source, out_path = args.plot
+    try:
+        with _open_text(source) as fh:
+            samples = list(read_trace(fh, source))
+    except TraceError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (UnicodeDecodeError, EOFError) as exc:
+        print(f"{source}: unreadable ({exc})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not samples:
+        print(f"{source}: no samples after the header", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    labels: list[tuple[int, str]] = []
+    stem = source[:-7] if source.endswith(".csv.gz") else source[:-4] if source.endswith(".csv") else source
+    if os.path.exists(stem + ".json"):
+        from firmware_bridge.recordings import RecordingError, load_recording
+
+        try:
+            labels = load_recording(source).events
+        except RecordingError as exc:
+            print(str(exc), file=sys.stderr)
+            return EXIT_BAD_INPUT
+    events = detect_events(samples, args.device, params)
+    try:
+        plot_trace(samples, events, out_path, os.path.basename(source), labels)
+    except PlotUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_ENVIRONMENT
+    except OSError as exc:
+        print(f"{out_path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"wrote {out_path} ({len(events)} events)")
+    return 0
+
+
+def _register_detect(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "detect",
         help="detect pickup/launch/impact/catch/rest/bounce in an accelerometer trace CSV",
         description="Run the device detector over a CSV with header t_us,ax,ay,az (microseconds; g; any rate from "
-        "400 Hz) and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
-        "A malformed CSV exits 2 with the line number on stderr.",
+        "200 Hz) and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
+        "A malformed CSV exits 2 with the line number on stderr. --tune fits the parameters to a folder of labelled "
+        "recordings; --plot draws a trace with its events.",
     )
     p.add_argument("--device", choices=("burrito", "badge"), default="burrito", help="which device wrote the trace")
-    p.add_argument("trace", metavar="TRACE.csv", help="the trace file, or - for stdin")
+    p.add_argument("trace", metavar="TRACE.csv", nargs="?", help="the trace file (.csv or .csv.gz), or - for stdin")
+    p.add_argument("--params", metavar="FILE", help="a parameter file {\"version\": 1, \"params\": {...}} to run "
+                   "with (or, with --tune, to start from)")
+    p.add_argument("--tune", metavar="DIR", help="fit the parameters to DIR's labelled recordings (TRACE.csv + "
+                   "TRACE.json), cross-validated; prints before/after per kind and writes --out")
+    p.add_argument("--out", metavar="FILE", help="with --tune: the parameter file to write (default "
+                   "DIR/detector-params.json)")
+    p.add_argument("--folds", type=int, default=3, help="with --tune: cross-validation folds (default 3)")
+    p.add_argument("--passes", type=int, default=1, help="with --tune: coordinate-search passes (default 1)")
+    p.add_argument("--jobs", type=int, default=2, help="with --tune: worker processes (default 2)")
+    p.add_argument("--plot", nargs=2, metavar=("TRACE.csv", "OUT.png"), help="draw the trace with its events "
+                   "marked (needs matplotlib: pip install -e '.[plot]')")
     p.set_defaults(func=cmd_detect)
 
 
 #: (command name, function that registers it).  Append new commands here.
-COMMANDS: list[tuple[str, Callable[[argparse._SubParsersAction], None]]] = [  # type: ignore[type-arg]
+COMMANDS: list[tuple[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]] = [
     ("detect", _register_detect),
 ]
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the firmware bridge's subcommands on the `burrito-table` parser."""
     for _name, register in COMMANDS:
         register(subparsers)

@@ -20,6 +20,7 @@ from firmware_bridge.host import DeviceEvent, DeviceHost, HeartbeatEvent, LinkEv
 from firmware_bridge.host.tracestore import TraceRecord, journal_labels, record
 from firmware_bridge.traces import make_trace
 from firmware_bridge.virtual import Radio, VirtualTable
+from game.cli import main as detect_main
 from game.journal import Journal, JournaledTable
 from game.referee import Question, Referee
 
@@ -136,15 +137,22 @@ def test_throw_fetch_call_record_push_every_device_reports_the_new_parameters(ri
     assert set(labelled) >= {("burrito-1", "launch"), ("burrito-1", "impact"), ("badge-2", "impact")}
     assert max(labelled.values()) < 0.003, labelled  # the label sits on the true sample (clock sync error only)
 
-    # tune: `detect --tune` belongs to the detection work; until it is on main, the parameter file is written here
+    # tune: `detect --tune` fits the detector to the recordings just made and writes the parameter file
     params = tmp_path / "params.json"
-    params.write_text(json.dumps({"version": 2, "params": {"hard_g": 4.2, "contact_res": 0.28}}))
+    assert detect_main(["detect", "--tune", str(out), "--out", str(params), "--folds", "2", "--jobs", "1"]) == 0
+    assert "cross-validation" in capsys.readouterr().out
+    tuned = json.loads(params.read_text())
+    assert tuned["version"] == 1 and isinstance(tuned["params"], dict)
+    # push: a hand edit on top of the fit (as a table's owner may make) shows the values travel to every device
+    tuned["params"]["hard_g"] = 4.2
+    params.write_text(json.dumps(tuned))
     host.stop()  # the table frees the receiver; `traces push` opens it as its own host
     assert run(["traces", "push", str(params), "--port", vt.path, "--pairings", str(pairings)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 6 and all("runs version 2" in line and "applied" in line for line in lines)
-    assert {d.params_version for d in vt.devices.values()} == {2}
-    assert all(abs(d.params["hard_g"] - 4.2) < 1e-6 for d in vt.devices.values())  # as float32 carries it
+    assert len(lines) == 6 and all("runs version 1" in line and "applied" in line for line in lines)
+    assert {d.params_version for d in vt.devices.values()} == {1}
+    for name, value in tuned["params"].items():  # as float32 carries them
+        assert all(abs(d.params[name] - value) <= 1e-6 * max(1.0, abs(value)) for d in vt.devices.values()), name
 
 
 def test_labels_follow_the_final_call_answers_and_overturned_misses(tmp_path) -> None:

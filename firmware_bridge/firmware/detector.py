@@ -4,44 +4,61 @@
 # no typing at runtime.  Type hints live in comments so mpy-cross accepts it.
 #
 # Interface (the wire protocol codes against it; keep it exactly):
-#   det = Detector("burrito" | "badge")
+#   det = Detector("burrito" | "badge", params=None)
 #   events = det.feed(t_us, ax, ay, az)   # -> list of (t_us, kind, peak_g)
+#   det.configure({"name": number, ...})  # a tuned parameter file's params
 # kind is one of "pickup", "launch", "impact", "catch", "rest", "bounce".
 # Events may be emitted late but are stamped at the sample that caused them
 # (impact/catch: the FIRST sample of the contact).  Works at any rate from
-# 400 Hz: every constant is a time in microseconds, never a sample count.
+# 200 Hz: every parameter is a time in microseconds, never a sample count.
+# DEFAULTS below lists every parameter with its physical reason.
+#
+# Noise floor: the lowest recent energy of sample-to-sample differences is
+# the sensor's own noise (at rest nothing else moves the samples); the rest,
+# tremor and leave-rest thresholds are multiples of it, with fixed floors.
 #
 # Algorithm (burrito), in one paragraph per state:
-#  REST     still: vector std < 20 mg and |a| within 0.12 g of 1 g for 250 ms.
-#  MOVING   left rest.  A hand shows itself by 8-12 Hz tremor energy while
-#           the body is supported (|a| ~ 1 g); that confirms "pickup",
-#           stamped at the first sample that left the rest vector.  A windup
-#           also confirms it.  Motion without tremor (knocked off a table)
-#           is not a pickup; its floor contacts are "bounce".
+#  REST     still: vector variance under 3x the noise's (and >= 20 mg std),
+#           |a| within 0.12 g of 1 g, no tremor, for 250 ms.
+#  MOVING   left rest (or the trace began here).  "pickup" needs the hand to
+#           move it: the slowly filtered vector (200 ms) stays 0.05 g from
+#           the rest vector for 150 ms with a hand's tremor seen for 400 ms,
+#           or 0.15 g away for 350 ms, or away for 600 ms; a windup also
+#           counts.  A body rocking on a soft surface swings about its rest
+#           vector and is never a pickup.  Stamped at the first sample that
+#           left rest.  A trace that begins in a hand reports no pickup.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
-#           centripetal push) followed by an abrupt drop and >= 110 ms of a
+#           centripetal push) followed by an abrupt drop (within 40 ms, as
+#           fingers open; a swinging arm sheds it slowly) and >= 150 ms of a
 #           smooth signal with no contact.  The flight level is NOT assumed
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
-#           ~1 g.  Flight is recognised as "smooth and contact-free", and
-#           the release is stamped where |a| fell to within 15 % of the
-#           measured flight level.  A plain drop (|a| < 0.35 g for 130 ms,
-#           longer than a running stride's airborne dip) is also a launch.
+#           ~1 g.  The release is stamped where |a| fell to within 15 % of
+#           the measured flight level.  A plain drop (|a| < 0.35 g and level
+#           within 0.2 g for 150 ms) is also a launch.
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
-#           smooth, contacts are jerks).  The contact's first sample is the
-#           start of the run of samples whose residual exceeds 0.08 g.
+#           smooth, contacts are jerks), or a CUSUM change-point on the jerk
+#           above the flight's own (a slow, soft contact).  The contact's
+#           first sample is where the residual run began or the CUSUM last
+#           left zero, so a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 4.5 g, or >= 2.5 g and narrower than 8 ms) or
-#           lying still means "impact"; being held (tremor while supported
-#           for 200 ms) with only soft pulses means "catch" (a juggle counts).
-#           Both are stamped at the first contact.  Contacts after an impact
-#           are "bounce", never a new launch or impact.
+#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms) or
+#           lying still means "impact"; being held (sustained tremor while
+#           supported for 200 ms, or moved away for 300 ms) with only soft
+#           pulses means "catch" (a juggle counts).  A ring that dies away
+#           after a landing is not a hand.  Both are stamped at the first
+#           contact.  Contacts after an impact are "bounce".
 #  POST     after an impact: bounces, then "rest", or "pickup" if a hand
-#           takes it before it lies still.
+#           moves it before it lies still (the same rule as MOVING, against
+#           the vector it settled to).
 # Badge: only "impact" on the wearer -- a pulse >= 1 g whose full width at
 # half maximum is <= 14 ms (body motion, steps and jump landings are wider).
 
 import math
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401 -- used by the type comments
 
 BURRITO = "burrito"
 BADGE = "badge"
@@ -53,75 +70,97 @@ ST_FLIGHT = 3
 ST_RESOLVE = 4
 ST_POST = 5
 
-# All times in microseconds, accelerations in g.
-STILL_STD = 0.02
-STILL_DEV = 0.12
-STILL_T = 250000
-STAT_TAU = 60000
-MEAN_CLAMP = 0.5
-VAR_CLAMP = 0.0225
-REST_BACK_DEV = 0.05
-LEAVE_DEV = 0.06
-LEAVE_ONSET_DEV = 0.03
-MLP_TAU = 15000
-TREM_TAU = 50000
-TREM_F0 = 10.0
-TREM_Q = 2.0
-TREM_MIN = 0.004
-TREM_HOLD_T = 200000
-TREM_PICKUP_T = 400000
-TREM_BLOCK_T = 250000
-SUPPORT_LO = 0.6
-SUPPORT_HI = 1.6
-WINDUP_G = 2.0
-WINDUP_DROP = 1.0
-WINDUP_FLIGHT_MAX = 1.5
-WINDUP_TIMEOUT = 400000
-CONFIRM_T = 150000
-CONFIRM_RANGE = 0.6
-CONFIRM_RES = 0.2
-CONFIRM_SKIP = 25000
-RELEASE_FRAC = 0.15
-DROP_G = 0.35
-DROP_ONSET_G = 0.5
-DROP_T = 150000
-LAG1 = 10000
-LAG2 = 20000
-CONTACT_RES = 0.3
-ONSET_RES = 0.08
-PULSE_WIN = 60000
-PULSE_GAP = 30000
-PULSE_MIN = 12000
-AIR_G = 0.6
-AIR_T = 20000
-AIR_T_FALL = 150000
-HARD_G = 4.5
-SHARP_G = 2.5
-SHARP_FWHM = 8000
-RESOLVE_MAX = 3000000
-FLIGHT_MAX = 4000000
-POST_HOLD_T = 300000
-BADGE_RES = 0.8
-BADGE_MIN_G = 1.0
-BADGE_FWHM = 14000
-BADGE_WIN = 30000
-BADGE_REFRACT = 150000
-RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
+# Parameters: a flat dict name -> number (times in microseconds, accelerations in g).  Each has a physical
+# reason; `Detector(kind, params)` and `configure(params)` override them (a table's tuned parameter file).
+DEFAULTS = {
+    # --- rest: still = quiet, about 1 g, no tremor, for long enough
+    "still_std": 0.02,  # floor of the rest-noise limit (vector std); the measured noise floor can raise it
+    "still_dev": 0.12,  # |a| within this of 1 g: lying on a surface that is level or tilted, never in flight
+    "still_t": 250000,  # longer than the gaps between a hand's tremor bursts and a rocking body's swings
+    "stat_tau": 60000,  # averaging time of the stillness statistics: several tremor periods
+    "mean_clamp": 0.5,  # a contact spike moves the running mean by at most this per sample (robust mean)
+    "var_clamp": 0.0225,  # and the running variance by at most (0.15 g)^2
+    "rest_back_dev": 0.05,  # the rest stamp walks back over samples within this of the resting vector
+    "leave_dev": 0.06,  # leaving rest: the vector moved this far (floor; the noise floor can raise it)
+    "leave_onset_dev": 0.03,  # the pickup stamp walks back to the first sample this far from rest
+    "mlp_tau": 15000,  # smoothed |a| for support and windup: shorter than a windup, longer than a jolt
+    # --- tremor: the 8-12 Hz physiological tremor of a hand holding something
+    "trem_tau": 50000,
+    "trem_f0": 10.0,  # centre of the physiological tremor band (8-12 Hz)
+    "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
+    "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
+    "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
+    "catch_sustain": 0.5,  # ... still at half its peak power: a landing's rocking (tau >= 0.15 s) has decayed more
+    "trem_decay_frac": 0.1,  # tremor power below 10 % of its recent peak is a dying ring, not a hand
+    "trem_peak_tau": 300000,  # how fast that recent peak is forgotten (a tremor's own beating is slower)
+    "trem_pickup_t": 400000,  # tremor this long (with the vector moved) means a hand took it from rest
+    "trem_block_t": 250000,  # a contact makes the band-pass ring for about this long: no tremor reading then
+    "support_lo": 0.6,  # supported (in a hand or on a surface) = smoothed |a| within 0.6-1.6 g
+    "support_hi": 1.6,
+    # --- noise floor: measured from the sample-to-sample differences, lowest seen recently
+    "noise_tau": 200000,  # averaging time of the difference energy
+    "noise_rise_tau": 5000000,  # the floor grows at most e-fold in this time (a warmer, noisier part is learnt)
+    "noise_max": 0.03,  # no accelerometer we support is noisier than 30 mg rms per axis
+    "noise_still_k": 3.0,  # still: vector variance below 3x the variance of noise alone
+    "noise_trem_k": 5.0,  # tremor: band power above 5x what the noise puts in the band
+    "noise_leave_k": 5.0,  # leaving rest: 5 noise sigmas (vector) from the rest vector
+    # --- pickup: the hand moves it, it does not just shake
+    "pick_dev": 0.05,  # the slowly filtered vector left the reference by 0.05 g (a 3 degree turn, or a lift)
+    "pick_tau": 200000,  # slow filter: rocking at 6-14 Hz is divided by 8-18, a hand's turn or lift passes
+    "pick_t": 150000,  # ... and stayed away this long (longer than half a rocking period)
+    "pick_long_t": 600000,
+    "pick_strong_t": 350000,  # 3 pick_dev away this long: longer than a push across the table (0.15-0.3 s)  # away this long while supported, with or without tremor: a hand carries it
+    # --- launch
+    "windup_g": 2.0,  # the arm's push and centripetal force: a hand at rest never reaches 2 g smoothly
+    "windup_drop": 1.0,
+    "windup_flight_max": 1.5,
+    "windup_timeout": 400000,
+    "release_max_t": 40000,  # fingers open in 3-12 ms; an arm swinging at 4 Hz needs >40 ms to shed a 1 g swing
+    "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
+    "confirm_range": 0.6,  # |a| range in flight: spin wobble and decaying drag stay inside 0.6 g
+    "confirm_res": 0.2,
+    "confirm_skip": 25000,
+    "release_frac": 0.15,
+    "drop_g": 0.35,
+    "drop_onset_g": 0.5,
+    "drop_t": 150000,
+    "drop_range": 0.2,
+    "held_guess_t": 600000,  # off its rest this long before a free fall: it was held (a table knock takes < 0.45 s)  # |a| in a free fall stays within 0.2 g (drag, a slow tumble); a swinging arm's does not
+    # --- contact
+    "lag1": 10000,
+    "lag2": 20000,
+    "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
+    "onset_res": 0.08,
+    "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
+    "jerk_h": 0.06,  # g: the jerk change-point sum that declares a contact (a 0.3 g rise in ~10-20 ms)
+    "pulse_win": 60000,
+    "pulse_gap": 30000,
+    "pulse_min": 12000,
+    "air_g": 0.6,
+    "air_t": 20000,
+    "air_t_fall": 150000,
+    "hard_g": 6.0,  # a palm gives: no catch is this hard
+    "sharp_g": 2.5,
+    "sharp_fwhm": 8000,
+    "resolve_max": 3000000,
+    "flight_max": 4000000,
+    "post_hold_t": 300000,
+    # --- badge
+    "badge_res": 0.8,
+    "badge_min_g": 1.0,
+    "badge_fwhm": 14000,  # a burrito's strike is narrower than steps and jump landings
+    "badge_win": 30000,
+    "badge_refract": 150000,
+}
 
-# Tunable parameters, name -> default: the constants above, by their lower-case names (a parameter file sets any of
-# them; PROTOCOL.md CONFIG pushes them). Detector(kind, params) and configure(params) override them per instance.
-DEFAULTS = {}
-for _name in ("STILL_STD", "STILL_DEV", "STILL_T", "LEAVE_DEV", "TREM_MIN", "TREM_HOLD_T", "TREM_PICKUP_T",
-              "WINDUP_G", "WINDUP_DROP", "CONFIRM_T", "RELEASE_FRAC", "DROP_G", "DROP_T", "CONTACT_RES",
-              "ONSET_RES", "HARD_G", "SHARP_G", "SHARP_FWHM", "BADGE_RES", "BADGE_MIN_G", "BADGE_FWHM"):
-    DEFAULTS[_name.lower()] = globals()[_name]
+RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 
 
 class Detector:
     """Streaming event detector; see the module comment for the algorithm."""
 
     def __init__(self, kind="burrito", params=None):
-        # type: (str, dict | None) -> None
+        # type: (str, Any) -> None
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
@@ -136,9 +175,9 @@ class Detector:
         self._rz = [0.0] * RING
         self._rm = [0.0] * RING
         self._head = -1
-        self._i1 = 0  # ring position of the sample ~LAG1 ago
-        self._i2 = 0  # ... ~LAG2 ago
-        self._last_t = None
+        self._i1 = 0  # ring position of the sample ~self.lag1 ago
+        self._i2 = 0  # ... ~self.lag2 ago
+        self._last_t = None  # type: Any
         self._dt = 0
         self._mlp = 1.0
         # stillness statistics
@@ -146,7 +185,7 @@ class Detector:
         self._my = 0.0
         self._mz = 1.0
         self._var = 1.0
-        self._still_since = None
+        self._still_since = None  # type: Any
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
         self._bq_dt = 0
         self._b0 = self._b2 = self._a1 = self._a2 = 0.0
@@ -155,11 +194,13 @@ class Detector:
         self._bz = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
         self._trem = 0.0
         self._trem_block = 0
-        self._held_since = None
+        self._held_since = None  # type: Any
+        self._held_peak = 0.0
+        self._held_max = 0.0
         # pulse analysis
-        self._pulse = None  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
+        self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
-        self._air_since = None
+        self._air_since = None  # type: Any
         self._air_ok = False
         self._last_res = 0.0
         self._state = ST_REST
@@ -168,15 +209,75 @@ class Detector:
         self._onset = 0
         self._wind_peak = 0.0
         self._wind_t = 0
-        self._cand = None  # [t_cand, sum_m, n_m, t_arm_peak]
-        self._low_since = None
+        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, t_arm_peak]
+        self._low_since = None  # type: Any
+        self._low_lo = 0.0
+        self._low_hi = 0.0
         self._state_t = 0
         self._contact_t0 = 0
         self._contact_peak = 0.0
         self._hard = False
-        self._pending = []
+        self._pending = []  # type: list
         self._badge_until = 0
         self._started = False
+        # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
+        self._dvar = 0.0
+        self._floor = -1.0
+        self._sig2 = 0.0  # per-axis noise variance measured at rest (0 until known: thresholds at their floors)
+        self._bp_gain = 0.0  # fraction of white-noise power the tremor band-pass lets through
+        self._still_var = 0.0
+        self._trem_thr2 = 0.0
+        self._leave2 = 0.0
+        self._onset2 = 0.0
+        # slowly filtered vector and the reference it is compared with (pickup and hold evidence)
+        self._lx = 0.0
+        self._ly = 0.0
+        self._lz = 1.0
+        self._refx = 0.0
+        self._refy = 0.0
+        self._refz = 1.0
+        self._supp_since = None  # type: Any
+        self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
+        self._away_since = None  # type: Any
+        self._strong_since = None  # type: Any
+        self._trem_seen = False
+        self._was_still = False
+        self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
+        # jerk change-point (CUSUM) in flight
+        self._cus = 0.0
+        self._cus_t0 = 0
+        self._jb = -1.0
+
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: every DEFAULTS entry is set in __init__ (this tells mypy so)."""
+        raise AttributeError(name)
+
+    def configure(self, params):
+        # type: (dict) -> None
+        """Override parameters by name (a tuned parameter file's "params"); unknown names and non-numbers raise."""
+        for name in params:
+            if name not in DEFAULTS:
+                raise ValueError("unknown detector parameter: " + repr(name))
+            v = params[name]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ValueError("detector parameter " + name + " is not a number: " + repr(v))
+        for name in params:
+            v = params[name]
+            if isinstance(DEFAULTS[name], int) and not isinstance(DEFAULTS[name], bool):
+                v = int(v)  # times stay integer microseconds
+            else:
+                v = float(v)
+            setattr(self, name, v)
+        self._bq_dt = 0  # redesign the tremor filter at the next sample
+
+    def params(self):
+        # type: () -> dict
+        """The parameters in force, name -> number."""
+        out = {}
+        for name in DEFAULTS:
+            out[name] = getattr(self, name)
+        return out
 
     # ------------------------------------------------------------------ io
     def feed(self, t_us, ax, ay, az):
@@ -201,40 +302,17 @@ class Detector:
         self._rm[h] = m
         self._n += 1
         self._advance_lags(t_us)
-        out = []
+        out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
         else:
             self._burrito(t_us, ax, ay, az, m, out)
         return out
 
-    def configure(self, params):
-        # type: (dict) -> None
-        """Set the parameters named in DEFAULTS (an unknown name or a non-number raises ValueError, nothing set)."""
-        for name in params:
-            v = params[name]
-            if name not in DEFAULTS:
-                raise ValueError("unknown detector parameter: " + repr(name))
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ValueError("detector parameter " + name + " must be a number")
-        for name in params:
-            v = params[name]
-            if isinstance(DEFAULTS[name], int):
-                v = int(v + 0.5) if v >= 0 else int(v - 0.5)
-            setattr(self, name, v)
-
-    def params(self):
-        # type: () -> dict
-        """The parameters in force, name -> number."""
-        out = {}
-        for name in DEFAULTS:
-            out[name] = getattr(self, name)
-        return out
-
     def flush(self):
         # type: () -> list
         """End of trace: settle a pending contact decision, return events."""
-        out = []
+        out = []  # type: list
         if self._state == ST_RESOLVE:
             if self._pulse is not None:
                 self._end_pulse()
@@ -256,14 +334,14 @@ class Detector:
         if (self._i2 - oldest) % RING >= n:
             self._i2 = oldest
         rt = self._rt
-        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - LAG1:
+        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - self.lag1:
             self._i1 = (self._i1 + 1) % RING
-        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - LAG2:
+        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - self.lag2:
             self._i2 = (self._i2 + 1) % RING
 
     def _have_lags(self, t):
         # type: (int) -> bool
-        return self._n > 3 and t - self._rt[self._i2] >= LAG2 and self._i1 != self._i2
+        return self._n > 3 and t - self._rt[self._i2] >= self.lag2 and self._i1 != self._i2
 
     def _residual(self, t, ax, ay, az):
         # type: (int, float, float, float) -> float
@@ -309,7 +387,7 @@ class Detector:
             j = (j - 1) % RING
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev]
         self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset]
-        self._pulse_samples = []
+        self._pulse_samples = []  # type: list
         j = (j + 1) % RING
         while True:
             self._pulse_step(self._rt[j], self._rx[j], self._ry[j], self._rz[j], self._rm[j])
@@ -321,8 +399,8 @@ class Detector:
         # type: (int, float, float, float, float) -> None
         p = self._pulse
         dtp = t - p[10]
-        if dtp > LAG1:
-            dtp = LAG1  # extrapolate the pre-contact trend only a little way
+        if dtp > self.lag1:
+            dtp = self.lag1  # extrapolate the pre-contact trend only a little way
         dx = ax - p[4] - p[7] * dtp
         dy = ay - p[5] - p[8] * dtp
         dz = az - p[6] - p[9] * dtp
@@ -354,8 +432,8 @@ class Detector:
         res = (p[0], p[1], p[2], self._pulse_fwhm())
         self._pulse = None
         self._pulse_samples = []
-        self._pulse_quiet = self._last_t + PULSE_GAP
-        self._trem_block = self._last_t + TREM_BLOCK_T
+        self._pulse_quiet = self._last_t + self.pulse_gap
+        self._trem_block = self._last_t + self.trem_block_t
         self._held_since = None
         if self.kind == BURRITO:
             self._reset_tremor()
@@ -364,45 +442,147 @@ class Detector:
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
         # airborne bookkeeping uses |a| up to the previous sample, so the contact sample itself does not cancel it
-        if self._mlp < AIR_G:
+        if self._mlp < self.air_g:
             if self._air_since is None:
                 self._air_since = t
-            elif t - self._air_since >= AIR_T and self._state != ST_MOVING:
+            elif t - self._air_since >= self.air_t and self._state != ST_MOVING:
                 self._air_ok = True
         else:
             self._air_since = None
-        a = self._alpha(MLP_TAU)
+        a = self._alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
         # clamped (robust) mean and variance, so one big spike does not hide stillness for long
-        a = self._alpha(STAT_TAU)
-        dx = min(MEAN_CLAMP, max(-MEAN_CLAMP, ax - self._mx))
-        dy = min(MEAN_CLAMP, max(-MEAN_CLAMP, ay - self._my))
-        dz = min(MEAN_CLAMP, max(-MEAN_CLAMP, az - self._mz))
+        a = self._alpha(self.stat_tau)
+        dx = min(self.mean_clamp, max(-self.mean_clamp, ax - self._mx))
+        dy = min(self.mean_clamp, max(-self.mean_clamp, ay - self._my))
+        dz = min(self.mean_clamp, max(-self.mean_clamp, az - self._mz))
         self._mx += dx * a
         self._my += dy * a
         self._mz += dz * a
         e = dx * dx + dy * dy + dz * dz
-        if e > VAR_CLAMP:
-            e = VAR_CLAMP
+        if e > self.var_clamp:
+            e = self.var_clamp
         self._var += (e - self._var) * a
+        self._noise_floor(t)
+        a = self._alpha(self.pick_tau)
+        self._lx += (ax - self._lx) * a
+        self._ly += (ay - self._ly) * a
+        self._lz += (az - self._lz) * a
+        if self._ref_track:
+            # an unknown resting vector: snap to the filtered vector until it has been supported for 3 filter
+            # times (it has converged after a fall or a contact), then follow it slowly
+            if self._supported() and self._pulse is None:
+                if self._supp_since is None:
+                    self._supp_since = t
+            else:
+                self._supp_since = None
+            if self._supp_since is None or t - self._supp_since < 3 * self.pick_tau:
+                a = 1.0
+            else:
+                a = self._alpha(1000000)
+            self._refx += (self._lx - self._refx) * a
+            self._refy += (self._ly - self._refy) * a
+            self._refz += (self._lz - self._refz) * a
         # tremor band-pass
         dt = self._dt
         if dt > 0:
             if self._bq_dt == 0 or abs(dt - self._bq_dt) * 10 > self._bq_dt:
                 self._design_bandpass(dt)
             e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
-            self._trem += (e - self._trem) * self._alpha(TREM_TAU)
+            self._trem += (e - self._trem) * self._alpha(self.trem_tau)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
-            self._var < STILL_STD * STILL_STD
-            and abs(m - 1.0) < STILL_DEV
-            and self._trem < TREM_MIN * TREM_MIN
+            self._var < self._still_var
+            and abs(m - 1.0) < self.still_dev
+            and self._trem < self._trem_thr2
         )
         if still:
             if self._still_since is None:
                 self._still_since = t
         else:
             self._still_since = None
+
+    def _noise_floor(self, t):
+        # type: (int) -> None
+        """Track the sensor's own noise: the lowest recent energy of sample-to-sample differences.
+
+        At rest the difference of two samples is pure noise (6 sigma^2 summed over axes for white noise); a hand,
+        a flight or a contact only add to it, so the floor is the minimum, which creeps up slowly so that a
+        noisier part (or a warmer one) is learnt too.  Every noise-limited threshold is then a multiple of it.
+        """
+        h = self._head
+        j = (h - 1) % RING
+        dx = self._rx[h] - self._rx[j]
+        dy = self._ry[h] - self._ry[j]
+        dz = self._rz[h] - self._rz[j]
+        e = dx * dx + dy * dy + dz * dz
+        self._dvar += (e - self._dvar) * self._alpha(self.noise_tau)
+        if self._floor < 0.0:
+            if self._n * self._dt < self.noise_tau:
+                return
+            self._floor = self._dvar
+        elif self._dvar < self._floor:
+            self._floor = self._dvar
+        else:
+            # creep up by a factor (doubling in ~0.7 noise_rise_tau), never faster: flights and contacts are loud
+            up = self._floor * (1.0 + self._dt / self.noise_rise_tau)
+            self._floor = up if up < self._dvar else self._dvar
+        cap = 6.0 * self.noise_max * self.noise_max
+        if self._floor > cap:
+            self._floor = cap
+        s2 = self._floor / 6.0
+        self._sig2 = s2
+        v = self.still_std * self.still_std
+        k = self.noise_still_k * 3.0 * s2
+        self._still_var = v if v > k else k
+        v = self.trem_min * self.trem_min
+        k = self.noise_trem_k * 3.0 * s2 * self._bp_gain
+        self._trem_thr2 = v if v > k else k
+        sv = math.sqrt(3.0 * s2)
+        v = self.leave_dev
+        k = self.noise_leave_k * sv
+        v = v if v > k else k
+        self._leave2 = v * v
+        v = self.leave_onset_dev
+        k = 2.5 * sv
+        v = v if v > k else k
+        self._onset2 = v * v
+
+    def _away_for(self, t):
+        # type: (int) -> int
+        """How long (us) the slowly filtered vector has been away from the reference while supported."""
+        dx = self._lx - self._refx
+        dy = self._ly - self._refy
+        dz = self._lz - self._refz
+        d2 = dx * dx + dy * dy + dz * dz
+        if d2 >= self.pick_dev * self.pick_dev and self._supported():
+            if self._away_since is None:
+                self._away_since = t
+            if d2 >= 9.0 * self.pick_dev * self.pick_dev:
+                if self._strong_since is None:
+                    self._strong_since = t
+            else:
+                self._strong_since = None
+            return t - self._away_since
+        self._away_since = None
+        self._strong_since = None
+        return -1
+
+    def _strong_for(self, t):
+        # type: (int) -> int
+        """How long the filtered vector has been 3 pick_dev away (call after _away_for)."""
+        return -1 if self._strong_since is None else t - self._strong_since
+
+    def _set_ref(self, track):
+        # type: (bool) -> None
+        """Compare from now on with the filtered vector as it is now (track: let the reference follow slowly)."""
+        self._refx = self._lx
+        self._refy = self._ly
+        self._refz = self._lz
+        self._ref_track = track
+        self._away_since = None
+        self._strong_since = None
+        self._trem_seen = False
 
     def _reset_tremor(self):
         # type: () -> None
@@ -418,14 +598,26 @@ class Detector:
 
     def _design_bandpass(self, dt):
         # type: (int) -> None
-        w0 = 2.0 * math.pi * TREM_F0 * dt * 1e-6
-        al = math.sin(w0) / (2.0 * TREM_Q)
+        w0 = 2.0 * math.pi * self.trem_f0 * dt * 1e-6
+        al = math.sin(w0) / (2.0 * self.trem_q)
         a0 = 1.0 + al
         self._b0 = al / a0
         self._b2 = -al / a0
         self._a1 = -2.0 * math.cos(w0) / a0
         self._a2 = (1.0 - al) / a0
         self._bq_dt = dt
+        # white-noise power gain of the two cascaded sections: the energy of the impulse response
+        st = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        g = 0.0
+        x = 1.0
+        n = int(2000000 // dt)
+        if n > 4000:
+            n = 4000
+        for _ in range(n):
+            y = self._bp(st, x)
+            g += y * y
+            x = 0.0
+        self._bp_gain = g
 
     def _bp(self, s, x):
         # type: (list, float) -> float
@@ -452,7 +644,7 @@ class Detector:
 
     def _supported(self):
         # type: () -> bool
-        return SUPPORT_LO <= self._mlp <= SUPPORT_HI
+        return self.support_lo <= self._mlp <= self.support_hi
 
     def _held_for(self, t):
         # type: (int) -> int
@@ -460,12 +652,22 @@ class Detector:
         if (
             t >= self._trem_block
             and self._supported()
-            and self._tremor() >= TREM_MIN
+            and self._trem >= self._trem_thr2
         ):
+            # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
+            # fell below a fraction of its recent peak is a ring, not a hand
+            self._held_peak *= 1.0 - self._alpha(self.trem_peak_tau)
+            if self._trem > self._held_peak:
+                self._held_peak = self._trem
             if self._held_since is None:
                 self._held_since = t
-            return t - self._held_since
+                self._held_max = 0.0
+            if self._trem > self._held_max:
+                self._held_max = self._trem
+            if self._trem >= self.trem_decay_frac * self._held_peak:
+                return t - self._held_since
         self._held_since = None
+        self._held_peak = 0.0
         return -1
 
     def _still_for(self, t):
@@ -480,7 +682,10 @@ class Detector:
         mx = self._mx
         my = self._my
         mz = self._mz
-        lim = REST_BACK_DEV * REST_BACK_DEV
+        lim = self.rest_back_dev * self.rest_back_dev
+        k = 16.0 * 3.0 * self._sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
+        if k > lim:
+            lim = k
         j = self._head
         stamp = self._rt[j]
         n = 0
@@ -508,6 +713,8 @@ class Detector:
         self._moved = False
         self._rest_vec = (self._mx, self._my, self._mz)
         self._pulse = None
+        self._initial = False
+        self._set_ref(False)
         self._go(ST_REST, t)
 
     def _to_held(self, t):
@@ -517,8 +724,8 @@ class Detector:
         self._low_since = None
         self._go(ST_HELD, t)
 
-    def _contact_check(self, t, ax, ay, az, m, need_air=AIR_T):
-        # type: (int, float, float, float, float, int) -> object
+    def _contact_check(self, t, ax, ay, az, m, need_air=-1):
+        # type: (int, float, float, float, float, int) -> Any
         """Track contact pulses; return a finished pulse tuple or None.
 
         With need_air, a new contact counts only after the body was airborne
@@ -530,16 +737,18 @@ class Detector:
             p = self._pulse
             age = t - p[0]
             # a sharp hit is over early: end it then, so a quick bounce is not missed
-            if age >= PULSE_WIN or (age >= PULSE_MIN and self._pulse_samples[-1][1] < 0.25 * p[1]):
+            if age >= self.pulse_win or (age >= self.pulse_min and self._pulse_samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
         if t < self._pulse_quiet or not self._have_lags(t):
             return None
+        if need_air < 0:
+            need_air = self.air_t
         if need_air and not self._air_ok:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
-        if self._residual(t, ax, ay, az) > CONTACT_RES:
-            self._start_pulse(t, ONSET_RES)
+        if self._residual(t, ax, ay, az) > self.contact_res:
+            self._start_pulse(t, self._onset_res())
             self._air_ok = False
         return None
 
@@ -558,9 +767,14 @@ class Detector:
             self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
             self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
             self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            self._lx = ax
+            self._ly = ay
+            self._lz = az
+            self._set_ref(False)
             self._go(ST_MOVING, t)
             self._onset = t
             self._moved = False
+            self._was_still = False
             return
         self._update_stats(t, ax, ay, az, m)
         st = self._state
@@ -568,29 +782,41 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > LEAVE_DEV * LEAVE_DEV:
+            if dx * dx + dy * dy + dz * dz > self._leave2:
                 self._onset = self._leave_onset(t)
                 self._go(ST_MOVING, t)
                 self._held_since = None
+                self._away_since = None
+                self._trem_seen = False
             return
         if st == ST_MOVING:
+            if self._moving_drop(t, m, out):
+                return
             # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
-            pulse = self._contact_check(t, ax, ay, az, m, AIR_T_FALL)
+            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall)
             if pulse is not None:
                 out.append((pulse[0], "bounce", round(pulse[2], 3)))
                 self._moved = True
+                self._initial = False
                 self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
+                self._set_ref(True)
                 return
             if self._pulse is not None:
                 return
-            if self._mlp >= WINDUP_G or self._held_for(t) >= TREM_PICKUP_T:
-                out.append((self._onset, "pickup", round(self._mlp, 3)))
-                self._moved = True
+            if self._still_for(t) >= self.still_t // 2:
+                self._was_still = True
+            if self._mlp >= self.windup_g or self._picked(t):
+                # a trace that began in a hand: the pickup happened before it, so it is not reported
+                if not (self._initial and not self._was_still):
+                    out.append((self._onset, "pickup", round(self._mlp, 3)))
+                    self._moved = True
+                self._initial = False
                 self._to_held(t)
-                if self._mlp >= WINDUP_G:
+                if self._mlp >= self.windup_g:
                     self._held_step(t, m, out)
                 return
-            if self._pulse is None and self._still_for(t) >= STILL_T:
+            if self._still_for(t) >= self.still_t:
+                self._initial = False
                 self._to_rest(t, out)
             return
         if st == ST_HELD:
@@ -598,14 +824,17 @@ class Detector:
             return
         if st == ST_FLIGHT:
             pulse = self._contact_check(t, ax, ay, az, m, 0)
+            if self._pulse is None and pulse is None:
+                self._jerk_cusum(t, ax, ay, az)
             if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
                 if self._contact_t0 != self._pulse[0]:
                     self._contact_t0 = self._pulse[0]
                     self._hard = False
                     self._pending = []
                     self._go(ST_RESOLVE, t)
+                    self._set_ref(True)
                 return
-            if t - self._state_t > FLIGHT_MAX:
+            if t - self._state_t > self.flight_max:
                 self._to_held(t)  # never landed: we were wrong about the flight
             return
         if st == ST_RESOLVE:
@@ -617,14 +846,16 @@ class Detector:
                 return
             if self._pulse is not None:
                 return
-            if self._still_for(t) >= STILL_T:
+            if self._still_for(t) >= self.still_t:
                 self._decide(False, out)
                 self._to_rest(t, out)
                 return
-            if self._held_for(t) >= TREM_HOLD_T:
+            hf = self._held_for(t)
+            if (hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
+                    or self._away_for(t) >= self.pick_long_t // 2:
                 self._decide(True, out)
                 return
-            if t - self._state_t > RESOLVE_MAX:
+            if t - self._state_t > self.resolve_max:
                 self._decide(self._supported(), out)
             return
         if st == ST_POST:
@@ -634,14 +865,100 @@ class Detector:
                 return
             if self._pulse is not None:
                 return
-            if self._still_for(t) >= STILL_T:
+            if self._still_for(t) >= self.still_t:
                 self._to_rest(t, out)
                 return
             hf = self._held_for(t)
-            if hf >= POST_HOLD_T:
-                out.append((self._held_since, "pickup", round(self._mlp, 3)))
+            if hf >= 0:
+                self._trem_seen = True
+            aw = self._away_for(t)
+            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
+                stamp = self._away_since
+                if self._held_since is not None and self._held_since < stamp:
+                    stamp = self._held_since
+                out.append((stamp, "pickup", round(self._mlp, 3)))
                 self._to_held(t)
             return
+
+    def _moving_drop(self, t, m, out):
+        # type: (int, float, list) -> bool
+        """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
+        held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
+        if m >= self.drop_g:
+            if m > self.drop_onset_g:
+                self._low_since = None
+            return False
+        if self._low_since is None:
+            self._low_since = self._drop_onset()
+            self._low_lo = 99.0
+            self._low_hi = -1.0
+            return False
+        if t - self._low_since >= self.confirm_skip:
+            if m < self._low_lo:
+                self._low_lo = m
+            if m > self._low_hi:
+                self._low_hi = m
+        if self._low_hi - self._low_lo > self.drop_range:
+            self._low_since = None
+            return False
+        if t - self._low_since < self.drop_t or self._low_since - self._state_t < self.held_guess_t:
+            return False
+        if not (self._initial and not self._was_still):
+            out.append((self._onset, "pickup", round(self._mlp, 3)))
+        self._initial = False
+        self._pulse = None
+        self._launch(self._low_since, m, t, out)
+        return True
+
+    def _picked(self, t):
+        # type: (int) -> bool
+        """A hand took it: the slowly filtered vector left the rest vector and stayed away (a lift or a turn, not
+        a rocking swing), with a hand's tremor or for long enough that only a hand can be carrying it."""
+        if self._held_for(t) >= self.trem_pickup_t:
+            self._trem_seen = True  # longer than a push across the table, whose band-pass leakage looks like tremor
+        aw = self._away_for(t)
+        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
+            return True
+        return self._strong_for(t) >= self.pick_strong_t
+
+    def _jerk_cusum(self, t, ax, ay, az):
+        # type: (int, float, float, float) -> None
+        """Change-point on the jerk: a contact whose force rises slowly has no jump for the residual test to see,
+        but its jerk leaves the flight's own (smooth spin and drag) level at the first touch.  A CUSUM of the excess
+        jerk finds it; the contact is stamped where the sum last left zero."""
+        if not self._have_lags(t):
+            return
+        i1 = self._i1
+        dtl = t - self._rt[i1]
+        dx = ax - self._rx[i1]
+        dy = ay - self._ry[i1]
+        dz = az - self._rz[i1]
+        jerk = math.sqrt(dx * dx + dy * dy + dz * dz) * 1e6 / dtl
+        if self._jb < 0.0:
+            self._jb = jerk
+        if self._cus <= 0.0:
+            self._jb += (jerk - self._jb) * self._alpha(50000)
+        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
+        prev = self._cus
+        self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
+        if self._cus <= 0.0:
+            self._cus = 0.0
+            return
+        if prev <= 0.0:
+            self._cus_t0 = t
+        if self._cus >= self.jerk_h:
+            t0 = self._cus_t0
+            self._start_pulse(t, self._onset_res())
+            if t0 < self._pulse[0]:
+                self._pulse[0] = t0
+            self._cus = 0.0
+            self._air_ok = False
+
+    def _onset_res(self):
+        # type: () -> float
+        """Walk-back threshold of a contact's first sample: 0.08 g, or 3 noise sigmas (vector) if that is more."""
+        k = 3.0 * math.sqrt(3.0 * self._sig2)
+        return k if k > self.onset_res else self.onset_res
 
     def _leave_onset(self, t):
         # type: (int) -> int
@@ -649,7 +966,7 @@ class Detector:
         rx = self._rest_vec[0]
         ry = self._rest_vec[1]
         rz = self._rest_vec[2]
-        lim = LEAVE_ONSET_DEV * LEAVE_ONSET_DEV
+        lim = self._onset2
         j = self._head
         onset = t
         n = 0
@@ -670,7 +987,7 @@ class Detector:
         t0, res, pm, fwhm = pulse
         if pm > self._contact_peak:
             self._contact_peak = pm
-        if res >= HARD_G or (res >= SHARP_G and fwhm <= SHARP_FWHM):
+        if res >= self.hard_g or (res >= self.sharp_g and fwhm <= self.sharp_fwhm):
             self._hard = True
         if t0 != self._contact_t0:
             self._pending.append((t0, "bounce", round(pm, 3)))
@@ -688,23 +1005,34 @@ class Detector:
                 out.append(ev)
             self._moved = True
             self._go(ST_POST, self._last_t)
+            self._set_ref(True)
         self._pending = []
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
-        if self._still_for(t) >= STILL_T:
+        if self._still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
         # plain drop: free fall that outlasts a running stride's dip
-        if m < DROP_G and self._cand is None:
+        if m < self.drop_g and self._cand is None:
             if self._low_since is None:
                 self._low_since = self._drop_onset()
-            elif t - self._low_since >= DROP_T:
-                self._launch(self._low_since, m, t, out)
-                return
-        elif m > DROP_ONSET_G:
+                self._low_lo = 99.0
+                self._low_hi = -1.0
+            else:
+                if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
+                    if m < self._low_lo:
+                        self._low_lo = m
+                    if m > self._low_hi:
+                        self._low_hi = m
+                if self._low_hi - self._low_lo > self.drop_range:
+                    self._low_since = None  # an arm swinging down passes through low |a|; a free fall stays level
+                elif t - self._low_since >= self.drop_t:
+                    self._launch(self._low_since, m, t, out)
+                    return
+        elif m > self.drop_onset_g:
             self._low_since = None
-        if self._mlp >= WINDUP_G:
+        if self._mlp >= self.windup_g:
             if self._mlp > self._wind_peak:
                 self._wind_peak = self._mlp
             if m > self._wind_peak:
@@ -713,42 +1041,57 @@ class Detector:
             self._cand = None
             return
         if self._wind_peak > 0.0 and self._cand is None:
-            if t - self._wind_t > WINDUP_TIMEOUT:
+            if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - WINDUP_DROP and m <= WINDUP_FLIGHT_MAX:
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 self._cand = [t, 0.0, 0, 99.0, 0.0]
                 self._pulse = None
-                self._pulse_quiet = t + CONFIRM_SKIP
+                self._pulse_quiet = t + self.confirm_skip
             return
         c = self._cand
         if c is None:
             return
         age = t - c[0]
         bad = False
-        if age >= CONFIRM_SKIP:
+        if age >= self.confirm_skip:
             c[1] += m
             c[2] += 1
             if m < c[3]:
                 c[3] = m
             if m > c[4]:
                 c[4] = m
-            if m >= SUPPORT_HI:
+            if m >= self.support_hi:
                 bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > CONFIRM_RANGE:
+            if c[4] - c[3] > self.confirm_range:
                 bad = True
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
-            if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > CONFIRM_RES:
+            if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
                 bad = True
         if bad:
             # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
             return
-        if age >= CONFIRM_T and c[2] > 0:
+        if age >= self.confirm_t and c[2] > 0:
             level = c[1] / c[2]
             self._launch(self._release_stamp(c[0], level), self._wind_peak, t, out)
+
+    def _abrupt(self, t, m):
+        # type: (int, float) -> bool
+        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| was still near the windup's
+        top release_max_t ago; an arm swinging the burrito (a pump fake, vigorous handling) sheds it slowly."""
+        thr = self._wind_peak - 0.35 * (self._wind_peak - m)
+        j = self._head
+        n = 0
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= t - self.release_max_t:
+            if self._rm[j] >= thr:
+                return True
+            j = (j - 1) % RING
+            n += 1
+        return False
 
     def _drop_onset(self):
         # type: () -> int
@@ -756,7 +1099,7 @@ class Detector:
         onset = self._rt[j]
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rm[j] < DROP_ONSET_G:
+        while n < limit and self._rm[j] < self.drop_onset_g:
             onset = self._rt[j]
             j = (j - 1) % RING
             n += 1
@@ -765,7 +1108,7 @@ class Detector:
     def _release_stamp(self, t_cand, level):
         # type: (int, float) -> int
         """The sample after the last one still pushed by the hand."""
-        thr = level + RELEASE_FRAC * (self._wind_peak - level)
+        thr = level + self.release_frac * (self._wind_peak - level)
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
@@ -792,6 +1135,8 @@ class Detector:
         self._pulse_quiet = t
         self._contact_t0 = -1
         self._contact_peak = 0.0
+        self._cus = 0.0
+        self._jb = -1.0
         self._go(ST_FLIGHT, t)
 
     # --------------------------------------------------------------- badge
@@ -800,16 +1145,16 @@ class Detector:
         p = self._pulse
         if p is not None:
             self._pulse_step(t, ax, ay, az, m)
-            if t - p[0] >= BADGE_WIN:
+            if t - p[0] >= self.badge_win:
                 # a hit is over within the window; a step or a landing is still high at its end
                 ended = self._pulse_samples[-1][1] < 0.5 * p[1]
                 t0, res, pm, fwhm = self._end_pulse()
-                if res >= BADGE_MIN_G and fwhm <= BADGE_FWHM and ended:
+                if res >= self.badge_min_g and fwhm <= self.badge_fwhm and ended:
                     out.append((t0, "impact", round(pm, 3)))
-                    self._badge_until = t0 + BADGE_REFRACT
+                    self._badge_until = t0 + self.badge_refract
                 self._pulse_quiet = t
             return
         if t < self._badge_until or t < self._pulse_quiet or not self._have_lags(t):
             return
-        if self._residual(t, ax, ay, az) > BADGE_RES:
-            self._start_pulse(t, ONSET_RES * 2)
+        if self._residual(t, ax, ay, az) > self.badge_res:
+            self._start_pulse(t, self.onset_res * 2)

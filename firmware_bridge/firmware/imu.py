@@ -13,6 +13,10 @@
 # Only the bus object is needed, so this file imports nothing from `machine`
 # and decode_words() runs on CPython for tests.
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401 -- used by the type comments
+
 WHO_AM_I = 0x0F
 WHO_AM_I_VALUE = 0x6C  # LSM6DSO and LSM6DSOX
 FIFO_CTRL3 = 0x09
@@ -40,7 +44,7 @@ class IMUError(Exception):
 
 
 def decode_words(buf, n, g_per_lsb, out):
-    # type: (bytes, int, float, list) -> int
+    # type: (Any, int, float, list) -> int
     """Append (ax, ay, az) in g for each accelerometer word of n FIFO words.
 
     Returns how many words were not accelerometer data (timestamps, gyro,
@@ -69,7 +73,7 @@ class IMU:
     """LSM6DSO(X) accelerometer in continuous FIFO mode; the gyroscope stays off (saves ~0.5 mA)."""
 
     def __init__(self, i2c, rate_hz=833, full_scale_g=16, addr=None, sleep_ms=None):
-        # type: (object, int, int, object, object) -> None
+        # type: (Any, int, int, Any, Any) -> None
         if rate_hz not in ODR_CODES:
             raise IMUError("unsupported rate " + str(rate_hz) + " Hz; use 416, 833, 1666 or 3332")
         if full_scale_g not in FULL_SCALE:
@@ -85,7 +89,7 @@ class IMU:
         if sleep_ms is None:
             import time
 
-            sleep_ms = time.sleep_ms
+            sleep_ms = time.sleep_ms  # type: ignore[attr-defined]  # MicroPython's time
         # software reset, then block data update + address auto-increment
         self._w(CTRL3_C, 0x01)
         for _ in range(100):
@@ -130,7 +134,7 @@ class IMU:
     def read_fifo(self):
         # type: () -> list
         """All samples now in the FIFO, oldest first, as (ax, ay, az) in g."""
-        out = []
+        out = []  # type: list
         n = self.pending()
         buf = self._buf
         mv = memoryview(buf)

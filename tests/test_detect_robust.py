@@ -1,0 +1,80 @@
+"""Detector rules checked on the second, independent simulator (firmware_bridge.physim) and on real recordings.
+
+physim integrates a body under forces (hand spring, Kelvin-Voigt contacts, drag, spin) and models the sensor
+differently from firmware_bridge.traces, so these rules are not tested on the simulator the thresholds came from.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from firmware_bridge import physim
+from firmware_bridge.firmware.detector import Detector
+from firmware_bridge.recordings import find_recordings, load_recording, pickups_while_settling, run_detector, score
+from firmware_bridge.traces import TOLERANCE_US, Trace, match_events
+
+REAL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "phone_drops")
+
+
+def run(tr: Trace) -> list[tuple[int, str, float]]:
+    det = Detector(tr.device)
+    out: list[tuple[int, str, float]] = []
+    for s in tr.samples:
+        out.extend(det.feed(*s))
+    return out + det.flush()
+
+
+@pytest.mark.parametrize("noise", (2.0, 15.0))
+def test_no_pickup_from_a_trace_that_starts_at_rest(noise: float) -> None:
+    """Never report a pickup that did not happen: a burrito lying on the table from the first sample, even with a
+    noisy 15 mg sensor, gives no event at all (no pickup at t = 0)."""
+    for seed in range(3):
+        tr = physim.make_trace("rest_start", seed, physim.Condition(noise, 833.0, 30.0, "normal", "rigid"))
+        assert run(tr) == [], (noise, seed)
+
+
+@pytest.mark.parametrize("rate", (200.0, 1666.0))
+def test_no_pickup_while_it_rocks_and_settles(rate: float) -> None:
+    """A body rocking on a soft surface (6-14 Hz, inside the tremor band) after a knock is not picked up."""
+    for seed in range(3):
+        for noise in (2.0, 15.0):
+            tr = physim.make_trace("knock_settle", seed, physim.Condition(noise, rate, 30.0, "still", "rocking"))
+            assert [e for e in run(tr) if e[1] == "pickup"] == [], (rate, noise, seed)
+
+
+def test_rest_is_found_with_a_noisy_sensor() -> None:
+    """Rest adapts to the sensor's own noise floor: with 15 mg rms per axis, the burrito put down is at rest."""
+    found = 0
+    for seed in range(3):
+        tr = physim.make_trace("handle_only", seed, physim.Condition(15.0, 833.0, 30.0, "normal", "rigid"))
+        m, _, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+        found += sum(1 for k, _ in m if k == "rest")
+    assert found >= 2, found
+
+
+def test_slow_soft_contact_is_stamped_at_first_touch() -> None:
+    """A contact whose force rises over 150 ms is stamped at its first sample (within 5 ms), not at its peak."""
+    errs = []
+    for seed in range(4):
+        tr = physim.make_trace("throw_impact", seed, physim.Condition(6.0, 833.0, 150.0, "still", "rigid"))
+        m, _, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+        errs += [abs(e) for k, e in m if k in ("impact", "catch")]
+    assert len(errs) >= 3 and max(errs) <= 5_000, errs
+
+
+def test_real_drops_launch_and_impact_found_and_no_pickup_while_settling() -> None:
+    """Public CC0 phone drops (tests/data/phone_drops): every launch and impact found in tolerance, and no pickup
+    reported while the phone lies settling on the landing surface."""
+    paths = find_recordings(REAL)
+    assert len(paths) == 37
+    tp = fn = fp = settling = 0
+    for p in paths:
+        rec = load_recording(p)
+        found = run_detector(rec)
+        c = score(rec, found, ("launch", "impact"))
+        for k in ("launch", "impact"):
+            tp, fn, fp = tp + c[k][0], fn + c[k][1], fp + c[k][2]
+        settling += pickups_while_settling(rec, found)
+    assert (fn, fp, settling) == (0, 0, 0) and tp == 74

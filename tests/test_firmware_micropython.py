@@ -1,0 +1,123 @@
+"""The firmware's Python runs under real MicroPython, not only CPython: the WebAssembly port of MicroPython (npm
+package @micropython/micropython-webassembly-pyscript, pinned in tests/mpy/package-lock.json) runs the detector and
+the protocol module on traces, and every event, frame and checksum must equal CPython's.
+
+Needs node and npm (Debian package nodejs); a missing node or a failed `npm ci` fails the test, it never skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import physim
+from firmware_bridge.traces import make_trace
+
+ROOT = Path(__file__).resolve().parent.parent
+MPY = ROOT / "tests" / "mpy"
+FIRMWARE = ROOT / "firmware_bridge" / "firmware"
+PKG = MPY / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    exe = shutil.which("node")
+    assert exe, "node is not installed (Debian package nodejs; tests/install-system-deps.sh installs it)"
+    if not PKG.exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is not installed (it comes with nodejs)"
+        proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=MPY, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0 and PKG.exists(), "npm ci in tests/mpy failed: " + proc.stderr[-800:]
+    return exe
+
+
+def traces(tmp: Path) -> list[tuple[Path, str]]:
+    out = []
+    cases = [
+        (physim.make_trace("throw_impact", 0, physim.Condition(6.0, 833.0, 150.0, "normal", "rocking")), "burrito"),
+        (physim.make_trace("throw_catch", 1, physim.Condition(15.0, 416.0, 30.0, "pump", "rigid")), "burrito"),
+        (make_trace("drop", 2, 833.0), "burrito"),
+        (make_trace("badge_hit", 0, 833.0), "badge"),
+    ]
+    for i, (tr, kind) in enumerate(cases):
+        p = tmp / f"t{i}.csv"
+        with open(p, "w") as fh:
+            fh.writelines(tr.csv_lines())
+        out.append((p, kind))
+    return out
+
+
+def run_micropython(node: str, csvs: list[tuple[Path, str]]) -> list[str]:
+    puts = [f"{FIRMWARE / 'detector.py'}=/fw/detector.py", f"{FIRMWARE / 'proto.py'}=/fw/proto.py"]
+    args = ["/fw"]
+    for i, (p, kind) in enumerate(csvs):
+        puts.append(f"{p}=/t{i}.csv")
+        args += [f"/t{i}.csv", kind]
+    proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", *args], cwd=MPY,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.splitlines()
+
+
+def run_cpython(csvs: list[tuple[Path, str]]) -> list[str]:
+    args = [str(FIRMWARE)]
+    for p, kind in csvs:
+        args += [str(p), kind]
+    proc = subprocess.run([sys.executable, str(MPY / "check_firmware.py"), *args], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.splitlines()
+
+
+def test_detector_and_protocol_under_micropython_equal_cpython(node: str, tmp_path: Path) -> None:
+    """Same events (time, kind, peak), same framed packets, CRCs and COBS bytes under MicroPython as under CPython."""
+    csvs = traces(tmp_path)
+    mpy = run_micropython(node, csvs)
+    cpy = run_cpython(csvs)
+    body_m = [line for line in mpy if not line.startswith("COST")]
+    body_c = [line for line in cpy if not line.startswith("COST")]
+    events = [line.split()[2] for line in body_c if line.startswith("E ")]
+    # the check has teeth: the traces do produce the events that decide a game, and their packets
+    assert {"pickup", "launch", "impact", "catch"} <= set(events)
+    assert sum(1 for line in body_c if line.startswith("P ")) == len(events) + len(csvs)  # + one HELLO each
+    assert body_m == body_c
+    cost = float(mpy[-1].split()[1])
+    assert 0.0 < cost < 10_000.0
+    print(f"MicroPython (WebAssembly) detector cost: {cost:.1f} us per sample")
+
+
+def test_the_comparison_catches_a_difference(node: str, tmp_path: Path) -> None:
+    """The harness compares real outputs: a detector changed under MicroPython only gives different lines."""
+    csvs = traces(tmp_path)[:1]
+    changed = tmp_path / "fw"
+    changed.mkdir()
+    src = (FIRMWARE / "detector.py").read_text()
+    (changed / "detector.py").write_text(src.replace('"windup_g": 2.0,', '"windup_g": 40.0,'))
+    assert '"windup_g": 40.0,' in (changed / "detector.py").read_text()
+    puts = [f"{changed / 'detector.py'}=/fw/detector.py", f"{FIRMWARE / 'proto.py'}=/fw/proto.py",
+            f"{csvs[0][0]}=/t0.csv"]
+    proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", "/fw", "/t0.csv", "burrito"],
+                          cwd=MPY, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert [x for x in proc.stdout.splitlines() if not x.startswith("COST")] != \
+        [x for x in run_cpython(csvs) if not x.startswith("COST")]
+
+
+def test_a_python_error_under_micropython_fails_the_run(node: str, tmp_path: Path) -> None:
+    """A module MicroPython cannot run (here: one importing a CPython-only module) exits non-zero with the error."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import dataclasses\n")
+    proc = subprocess.run([node, "run_mpy.mjs", str(bad)], cwd=MPY, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "dataclasses" in proc.stderr
+
+
+def test_lockfile_pins_the_webassembly_port() -> None:
+    """CI installs exactly what was tested: the package is pinned in a committed lockfile."""
+    lock = (MPY / "package-lock.json").read_text()
+    assert "@micropython/micropython-webassembly-pyscript" in lock and os.path.exists(MPY / "package.json")
