@@ -94,12 +94,11 @@ class Journal:
             raise JournalError(f"journal {path}: no such file")
         try:
             if read_only:
-                uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
-                self.db = sqlite3.connect(uri, uri=True, isolation_level=None)
+                self.db = _connect_read_only(path)
             else:
                 self.db = sqlite3.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
-            raise JournalError(f"journal {path}: cannot open: {exc}", _status(exc)) from None
+            raise JournalError(f"journal {path}: cannot open: {_describe(exc)}", _status(exc)) from None
         try:
             self._check()
             if not read_only:
@@ -231,6 +230,23 @@ class Journal:
         if not isinstance(obj, dict):
             raise JournalError(f"journal {self.path}: game {game_id} {what}: not a JSON object")
         return obj
+
+
+def _connect_read_only(path: str) -> sqlite3.Connection:
+    """``mode=ro``; a WAL file in a directory we cannot write (a read-only copy) needs ``immutable`` to be read.
+
+    ``immutable`` is used only when no ``-wal`` file is beside it, that is when no table is writing to it.
+    """
+    uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        db.close()
+        if os.path.exists(path + "-wal") or os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+            raise
+        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
+    return db
 
 
 def _describe(exc: sqlite3.Error) -> str:

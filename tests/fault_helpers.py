@@ -1,0 +1,139 @@
+"""Real faults for the journal tests: another user, a file size limit, damaged pages, another program's file.
+
+Nothing here is mocked. A read-only journal is read-only for real: CI runs as root, and root ignores file modes,
+so the command runs in a child that has dropped root's file capabilities before ``exec``. A full disk is
+``RLIMIT_FSIZE`` (``ulimit -f``): the kernel refuses the write that would pass the limit with ``EFBIG`` (Python
+ignores ``SIGXFSZ``), which SQLite reports as a full disk. A damaged page is bytes overwritten in the file.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import resource
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMOS = {name: str(resources.files("game.data").joinpath(f"demo-{name}.jsonl"))
+         for name in ("throw-throw-burrito", "zombie-burrito", "taco-vs-burrito")}
+
+
+def demo_lines(name: str) -> list[str]:
+    return Path(DEMOS[name]).read_text(encoding="utf-8").splitlines()
+
+
+def cli(*args: str, preexec: Callable[[], None] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``burrito-table ARGS`` in a fresh process (``python -m game``), as an operator runs it."""
+    return subprocess.run([sys.executable, "-m", "game", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout, preexec_fn=preexec)
+
+
+#: Linux capabilities that let root ignore file modes and flags (linux/capability.h).
+CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_LINUX_IMMUTABLE = 1, 2, 3, 9
+PR_CAPBSET_DROP = 24
+
+
+def without_root_file_powers() -> None:
+    """In the child before exec: drop the capabilities that let root write a 0444 file or a 0555 folder.
+
+    They leave the bounding set, so the command exec'd after this runs as root that obeys file modes, for real
+    (``nobody`` would not do: Python itself may live under a 0700 ``/root``). A non-root user obeys them anyway.
+    """
+    if os.getuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_LINUX_IMMUTABLE):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed: cannot make a read-only journal")
+
+
+def read_only(path: Path) -> None:
+    """The journal file 0444 in a 0555 folder: nothing can be written, added or renamed there."""
+    path.chmod(0o444)
+    path.parent.chmod(0o555)
+
+
+def file_limit(limit_bytes: int) -> Callable[[], None]:
+    """In the child before exec: ``ulimit -f``; no file may grow past ``limit_bytes``."""
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+    return apply
+
+
+def digest(path: Path | str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def one_line_error(stderr: str, name: str) -> str:
+    """The single stderr line of a refused command; it names the file and carries no traceback."""
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr[-3000:]
+    assert "Traceback" not in stderr and name in lines[0], lines[0]
+    return lines[0]
+
+
+def page_size(db: Path | str) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute("PRAGMA page_size").fetchone()[0])
+
+
+def pages_of(db: Path | str, table: str) -> list[int]:
+    """The b-tree pages (1-based) of one table, from SQLite's own ``dbstat``."""
+    con = sqlite3.connect(db)
+    try:
+        return [p for (p,) in con.execute("SELECT pageno FROM dbstat WHERE name = ? ORDER BY pageno", (table,))]
+    finally:
+        con.close()
+
+
+def page_holding(db: Path | str, needle: bytes) -> int:
+    """The page whose bytes hold ``needle`` (a JSON body known to be in one game only)."""
+    data = Path(db).read_bytes()
+    at = data.find(needle)
+    assert at >= 0, needle
+    return at // page_size(db) + 1
+
+
+def damage_page(db: Path | str, page: int) -> None:
+    """Overwrite a page's b-tree header (its first 12 bytes) with 0xFF: the page is unreadable as a tree page."""
+    size = page_size(db)
+    with open(db, "r+b") as handle:
+        handle.seek((page - 1) * size + (100 if page == 1 else 0))
+        handle.write(b"\xff" * 12)
+
+
+def damage_bytes(db: Path | str, needle: bytes, junk: bytes) -> None:
+    """Overwrite ``needle`` inside the file with ``junk`` of the same length: the page is sound, a row is not."""
+    assert len(needle) == len(junk)
+    data = Path(db).read_bytes()
+    at = data.find(needle)
+    assert at >= 0, needle
+    with open(db, "r+b") as handle:
+        handle.seek(at)
+        handle.write(junk)
+
+
+def foreign_sqlite(path: Path) -> None:
+    """Another program's database: its own tables, rollback journal, no application id of ours."""
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT, phone TEXT)")
+    con.executemany("INSERT INTO contacts (name, phone) VALUES (?, ?)", [("Ana", "555-0100"), ("Ben", "555-0101")])
+    con.commit()
+    con.close()
+
+
+def journal_rows(db: Path | str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """Every game ``(id, finished)`` and every event ``(game, seq, body)``, read read-only."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        games = con.execute("SELECT id, finished FROM games ORDER BY id").fetchall()
+        events = con.execute("SELECT game_id, seq, body FROM events ORDER BY game_id, seq").fetchall()
+    finally:
+        con.close()
+    return games, events
