@@ -60,7 +60,9 @@ def brief(value: object, limit: int = BRIEF_LIMIT) -> str:
     if isinstance(value, str) and len(value) > limit:
         return repr(value[: limit - 6]) [:-1] + f"...' ({len(value)} characters)"
     if type(value) is int and value.bit_length() > 3 * limit:
-        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        bits = value.bit_length()  # str() of an int past 4300 digits raises: count those from the bits
+        return (f"a whole number of {len(str(abs(value)))} digits" if bits < 14_000
+                else f"a whole number of about {int(bits * 0.30103) + 1} digits")
     try:
         text = _brief_repr.repr(value)
     except (ValueError, RecursionError):
