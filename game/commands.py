@@ -119,7 +119,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     The whole log is checked first, so bad input writes nothing (not even a new journal file). An unfinished
     game is resumed only if its setup is the log's and its journaled events are the log's first events, so a
     killed table picks up where it was and two different games are never spliced; when several qualify, the
-    one furthest along is resumed.
+    one furthest along is resumed. A log the journal already holds whole, finished, is not written again.
     """
     pace = args.pace
     if not (isinstance(pace, float) and math.isfinite(pace) and pace >= 0):
@@ -142,6 +142,10 @@ def cmd_record(args: argparse.Namespace) -> int:
     expected = [json.loads(json.dumps(e)) for e in checked.events]  # as the journal stores them
     try:
         with Journal(args.journal) as journal:
+            done = _already_recorded(journal, setup, expected)
+            if done is not None:  # a run killed after the game's end: recording it again would be a copy
+                print(f"game {done} already holds this whole log, finished: nothing to write", flush=True)
+                return 0
             game_id, notes = _resumable(journal, setup, expected)
             for note in notes:
                 print(note, flush=True)
@@ -165,6 +169,17 @@ def cmd_record(args: argparse.Namespace) -> int:
         print(f"burrito-table: {exc}", file=sys.stderr)
         return exc.status
     return 0
+
+
+def _already_recorded(journal: Journal, setup: dict[str, Any], expected: list[dict[str, Any]]) -> int | None:
+    """A finished game that is exactly this log, if the journal holds one."""
+    unfinished = set(journal.unfinished())
+    for game_id, _finished in reversed(journal.games()):
+        if game_id in unfinished or journal.setup(game_id) != setup:
+            continue
+        if journal.load(game_id)[1] == expected:
+            return game_id
+    return None
 
 
 def _resumable(journal: Journal, setup: dict[str, Any], expected: list[dict[str, Any]]) -> tuple[int | None, list[str]]:

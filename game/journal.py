@@ -233,20 +233,29 @@ class Journal:
 
 
 def _connect_read_only(path: str) -> sqlite3.Connection:
-    """``mode=ro``; a WAL file in a directory we cannot write (a read-only copy) needs ``immutable`` to be read.
+    """A connection that cannot change the journal and never creates a file.
 
-    ``immutable`` is used only when no ``-wal`` file is beside it, that is when no table is writing to it.
+    ``mode=ro`` first. Two cases need more. A table that was killed leaves its ``-wal`` behind, and the first
+    reader must rebuild the WAL index, which a ``mode=ro`` connection may not do: then ``mode=rw`` (which still
+    never creates a file) with ``query_only``, so SQLite recovers the index and we write nothing. A read-only
+    copy in a folder we cannot write, with no ``-wal`` beside it (no table is writing to it), is read with
+    ``immutable``.
     """
-    uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
-    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    base = f"file:{quote(os.path.abspath(path))}"
+    db = sqlite3.connect(base + "?mode=ro", uri=True, isolation_level=None)
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
     except sqlite3.OperationalError:
         db.close()
-        if os.path.exists(path + "-wal") or os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+        if os.path.exists(path + "-wal"):
+            db = sqlite3.connect(base + "?mode=rw", uri=True, isolation_level=None)
+            db.execute("PRAGMA query_only = 1")
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        if os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
             raise
-        db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None)
-    return db
+        return sqlite3.connect(base + "?mode=ro&immutable=1", uri=True, isolation_level=None)
 
 
 def _describe(exc: sqlite3.Error) -> str:

@@ -39,18 +39,41 @@ CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_LINUX_IMMUTABLE = 1, 2, 3
 PR_CAPBSET_DROP = 24
 
 
-def without_root_file_powers() -> None:
-    """In the child before exec: drop the capabilities that let root write a 0444 file or a 0555 folder.
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 
-    They leave the bounding set, so the command exec'd after this runs as root that obeys file modes, for real
-    (``nobody`` would not do: Python itself may live under a 0700 ``/root``). A non-root user obeys them anyway.
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def without_root_file_powers() -> None:
+    """In a child: drop the capabilities that let root write a 0444 file or a 0555 folder, for good.
+
+    They leave this process's effective and permitted sets (``capset``) and the bounding set, so neither this
+    process nor anything it execs gets them back: root that obeys file modes, for real (``nobody`` would not do:
+    Python itself may live under a 0700 ``/root``). A non-root user obeys file modes anyway.
     """
     if os.getuid() != 0:
         return
     libc = ctypes.CDLL(None, use_errno=True)
-    for cap in (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_LINUX_IMMUTABLE):
+    drop = (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER, CAP_LINUX_IMMUTABLE)
+    for cap in drop:
         if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed: cannot make a read-only journal")
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capget failed")
+    mask = ~sum(1 << cap for cap in drop) & 0xFFFFFFFF
+    data[0].effective &= mask
+    data[0].permitted &= mask
+    data[0].inheritable &= mask
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed: cannot make a read-only journal")
 
 
 def read_only(path: Path) -> None:
@@ -129,9 +152,15 @@ def foreign_sqlite(path: Path) -> None:
 
 
 def journal_rows(db: Path | str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
-    """Every game ``(id, finished)`` and every event ``(game, seq, body)``, read read-only."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    """Every game ``(id, finished)`` and every event ``(game, seq, body)``; never creates the file.
+
+    ``mode=rw`` with ``query_only``, not ``mode=ro``: after a kill the first reader must rebuild the WAL index.
+    """
+    con = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
+    con.execute("PRAGMA query_only = 1")
     try:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            return [], []  # killed while the first open was making the file: no game yet
         games = con.execute("SELECT id, finished FROM games ORDER BY id").fetchall()
         events = con.execute("SELECT game_id, seq, body FROM events ORDER BY game_id, seq").fetchall()
     finally:
