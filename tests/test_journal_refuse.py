@@ -242,3 +242,47 @@ def test_open_runs_an_integrity_check(tmp_path):
     with pytest.raises(JournalError, match="damaged") as err:
         Journal(str(db), read_only=True)
     assert err.value.status == 2 and "\n" not in str(err.value)
+
+
+def test_replay_reads_the_journal_a_killed_table_left_behind(tmp_path):
+    """A SIGKILLed writer leaves its WAL and index; replay must read them, not fail on the index recovery."""
+    import signal
+    import subprocess
+    import sys
+
+    from fault_helpers import ROOT
+
+    db = tmp_path / "j.db"
+    proc = subprocess.Popen([sys.executable, "-m", "game", "record", DEMOS["throw-throw-burrito"], "--journal",
+                             str(db), "--pace", "0.01"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("journaled 20"):
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    proc.stdout.close()
+    assert Path(str(db) + "-wal").exists()
+    rows = journal_rows(db)
+    done = cli("replay", "--journal", str(db), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == summary_of(TTB[: 1 + len(rows[1])])
+    assert journal_rows(db) == rows
+
+
+def test_play_refuses_another_programs_file_with_one_line_and_exit_2(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from fault_helpers import ROOT
+
+    db = tmp_path / "contacts.db"
+    foreign_sqlite(db)
+    before = digest(db)
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-m", "game", "play", "--sim", "--headless", "--journal", str(db),
+                           "--max-frames", "5"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 2
+    assert "not a Burrito Table journal" in one_line_error(done.stderr, str(db))
+    assert digest(db) == before

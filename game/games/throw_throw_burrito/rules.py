@@ -87,7 +87,7 @@ BURRITO_EVENTS = frozenset(("grab", "throw", "hit", "miss", "catch"))
 def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     """Validate one later line against the log contract; returns it with ``t`` as a float."""
     kind = obj.get("event")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:  # a list or object is no event name (and unhashable)
         if kind is None:
             raise RuleInputError("missing field 'event'")
         raise RuleInputError(f"unknown event {brief(kind)}")
