@@ -116,7 +116,10 @@ def mutated_demos(draw: st.DrawFn) -> list[str]:
         i = draw(st.integers(0, len(rows) - 1))
         how = draw(st.sampled_from(("value", "drop-field", "drop-line", "double", "move", "truncate")))
         if how in ("value", "drop-field"):
-            obj = json.loads(rows[i])
+            try:
+                obj = json.loads(rows[i])
+            except ValueError:  # a line an earlier mutation truncated
+                continue
             key = draw(st.sampled_from(sorted(obj) + ["evidence", "players"]))
             if how == "value":
                 obj[key] = draw(hostile_values)
