@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEMOS = {name: str(resources.files("game.data").joinpath(f"demo-{name}.jsonl"))
+DEMOS = {name: str(resources.files(f"game.games.{name.replace('-', '_')}").joinpath("data/demo.jsonl"))
          for name in ("throw-throw-burrito", "zombie-burrito", "taco-vs-burrito")}
 
 

@@ -42,13 +42,13 @@ from fault_helpers import (
     without_root_file_powers,
 )
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.modes import mode_for
-from game.app.sim import open_sim, press
 from game.cli import build_parser, main
 from game.journal import Journal
 from game.log import run_log
+from game.registry import game_for
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.sim import open_sim, press
 
 SEED = int(os.environ.get("BURRITO_FAULT_SEED", "20261201"))
 GAMES = ("throw-throw-burrito", "zombie-burrito", "taco-vs-burrito")
@@ -245,7 +245,7 @@ def play_child(db: str, game: str, seed: int) -> int:
     With an unfinished game in the journal the lobby must offer it, and a SET press on panel 1 resumes it, the
     way a table restarted after a power cut is carried on.
     """
-    mode = mode_for(game)
+    mode = game_for(game)
     clock = SteppedClock()
     rig = open_sim(clock, seats=mode.demo_seats, devices=False, seed=seed)
     journal = Journal(db)
