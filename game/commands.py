@@ -175,7 +175,7 @@ def _already_recorded(journal: Journal, setup: dict[str, Any], expected: list[di
     """A finished game that is exactly this log, if the journal holds one."""
     unfinished = set(journal.unfinished())
     for game_id, _finished in reversed(journal.games()):
-        if game_id in unfinished or journal.setup(game_id) != setup:
+        if game_id in unfinished or journal.count(game_id) != len(expected) or journal.setup(game_id) != setup:
             continue
         if journal.load(game_id)[1] == expected:
             return game_id

@@ -201,6 +201,11 @@ class Journal:
         with self._sql("cannot list the unfinished games"):
             return [g for (g,) in self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC")]
 
+    def count(self, game_id: int) -> int:
+        """How many events one game holds, without reading them."""
+        with self._sql(f"game {game_id}: cannot count the events"):
+            return int(self.db.execute("SELECT count(*) FROM events WHERE game_id = ?", (game_id,)).fetchone()[0])
+
     def setup(self, game_id: int) -> dict[str, Any]:
         """The setup line of one game."""
         with self._sql(f"game {game_id}: cannot read the setup"):

@@ -286,3 +286,13 @@ def test_play_refuses_another_programs_file_with_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert "not a Burrito Table journal" in one_line_error(done.stderr, str(db))
     assert digest(db) == before
+
+
+def test_recording_a_log_the_journal_already_holds_whole_writes_nothing(tmp_path):
+    """A run killed after the winning event but before it exited is run again: no copy of the game is made."""
+    db = tmp_path / "j.db"
+    assert cli("record", DEMOS["throw-throw-burrito"], "--journal", str(db)).returncode == 0
+    rows = journal_rows(db)
+    again = cli("record", DEMOS["throw-throw-burrito"], "--journal", str(db))
+    assert again.returncode == 0 and "game 1 already holds this whole log, finished: nothing to write" in again.stdout
+    assert journal_rows(db) == rows and rows[0] == [(1, 1)]
