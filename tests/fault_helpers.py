@@ -1,6 +1,6 @@
 """Real faults for the journal tests: another user, a file size limit, damaged pages, another program's file.
 
-Nothing here is mocked. A read-only journal is read-only for real: CI runs as root, and root ignores file modes,
+The commands run in forked children (see ``fork``). Nothing here is mocked. A read-only journal is read-only for real: CI runs as root, and root ignores file modes,
 so the command runs in a child that has dropped root's file capabilities before ``exec``. A full disk is
 ``RLIMIT_FSIZE`` (``ulimit -f``): the kernel refuses the write that would pass the limit with ``EFBIG`` (Python
 ignores ``SIGXFSZ``), which SQLite reports as a full disk. A damaged page is bytes overwritten in the file.
@@ -10,14 +10,24 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import io
 import os
 import resource
+import select
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from game.cli import build_parser, main
+
+build_parser()  # every command module imported before the first fork: the children start at once
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMOS = {name: str(resources.files(f"game.games.{name.replace('-', '_')}").joinpath("data/demo.jsonl"))
@@ -29,9 +39,13 @@ def demo_lines(name: str) -> list[str]:
 
 
 def cli(*args: str, preexec: Callable[[], None] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``burrito-table ARGS`` in a fresh process (``python -m game``), as an operator runs it."""
-    return subprocess.run([sys.executable, "-m", "game", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=timeout, preexec_fn=preexec)
+    """``burrito-table ARGS`` in a child process, as an operator runs it (``preexec`` runs first in the child).
+
+    The child is forked from the test process with every command module already imported, so it starts in
+    milliseconds; it runs ``game.cli.main`` and its exit status is the command's (-9 if it was killed).
+    """
+    status, out, err = run(*args, before=preexec, timeout=timeout)
+    return subprocess.CompletedProcess(["burrito-table", *args], -9 if status is None else status, out, err)
 
 
 #: Linux capabilities that let root ignore file modes and flags (linux/capability.h).
@@ -166,3 +180,91 @@ def journal_rows(db: Path | str) -> tuple[list[tuple[int, int]], list[tuple[int,
     finally:
         con.close()
     return games, events
+
+
+# -- forked children: the real commands in a child process that starts in milliseconds ---------------------------
+
+
+@dataclass
+class Child:
+    pid: int
+    out: int
+    err: int
+    lines: list[str] = field(default_factory=list)
+    _buf: bytes = b""
+
+    def read_until(self, done: Callable[[str], bool], timeout: float = 60.0) -> bool:
+        """Collect stdout lines until one satisfies ``done`` (True) or the child closes stdout (False)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.out], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            chunk = os.read(self.out, 65536)
+            if not chunk:
+                return False
+            self._buf += chunk
+            *complete, self._buf = self._buf.split(b"\n")
+            for raw in complete:
+                line = raw.decode()
+                self.lines.append(line)
+                if done(line):
+                    return True
+        raise AssertionError(f"child {self.pid} neither said it nor ended within {timeout} s: {self.lines[-3:]}")
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self) -> tuple[int | None, str]:
+        """Reap the child; the rest of its stdout joins ``lines``. Exit status (None when killed) and stderr."""
+        _, status = os.waitpid(self.pid, 0)
+        while chunk := os.read(self.out, 65536):
+            self._buf += chunk
+        *complete, _partial = self._buf.split(b"\n")  # a line cut by the kill was never fully said
+        self.lines += [raw.decode() for raw in complete]
+        self._buf = b""
+        err = b""
+        while chunk := os.read(self.err, 65536):
+            err += chunk
+        os.close(self.out)
+        os.close(self.err)
+        return (os.WEXITSTATUS(status) if os.WIFEXITED(status) else None), err.decode(errors="replace")
+
+
+def fork(fn: Callable[[], int]) -> Child:
+    """Run ``fn`` in a forked child whose stdout and stderr are pipes; its return value is the exit status."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 99
+        try:
+            os.close(out_r)
+            os.close(err_r)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
+            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = fn()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001 - reported through the pipe, the test fails on status 99
+            os.write(2, traceback.format_exc().encode())
+        os._exit(code)
+    os.close(out_w)
+    os.close(err_w)
+    return Child(pid, out_r, err_r)
+
+
+def run(*argv: str, before: Callable[[], None] | None = None, timeout: float = 60.0) -> tuple[int | None, str, str]:
+    """``burrito-table ARGV`` in a forked child (``before`` runs first in it: drop a power, set a limit)."""
+    def child() -> int:
+        if before is not None:
+            before()
+        return main(list(argv))
+
+    proc = fork(child)
+    proc.read_until(lambda _line: False, timeout)
+    status, err = proc.wait()
+    return status, "\n".join(proc.lines) + ("\n" if proc.lines else ""), err

@@ -14,18 +14,12 @@ MockFactory seat panels pressed by the bots, the journal, resume through the lob
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
-import select
-import signal
 import sqlite3
-import sys
 import time
-import traceback
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -35,14 +29,16 @@ from fault_helpers import (
     demo_lines,
     digest,
     file_limit,
+    fork,
     journal_rows,
     one_line_error,
     page_holding,
     read_only,
+    run,
     without_root_file_powers,
 )
 
-from game.cli import build_parser, main
+from game.cli import main
 from game.journal import Journal
 from game.log import run_log
 from game.registry import game_for
@@ -56,97 +52,6 @@ STEP_S = 1.0 / 60.0
 #: SIGKILLs at least, per command: the games are played again (fresh journals) until the quota is met.
 RECORD_KILLS = 100
 PLAY_KILLS = 40
-
-build_parser()  # every command module imported before the first fork: the children start at once
-
-
-# -- forked children ------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Child:
-    pid: int
-    out: int
-    err: int
-    lines: list[str] = field(default_factory=list)
-    _buf: bytes = b""
-
-    def read_until(self, done: Callable[[str], bool], timeout: float = 20.0) -> bool:
-        """Collect stdout lines until one satisfies ``done`` (True) or the child closes stdout (False)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.out], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                break
-            chunk = os.read(self.out, 65536)
-            if not chunk:
-                return False
-            self._buf += chunk
-            *complete, self._buf = self._buf.split(b"\n")
-            for raw in complete:
-                line = raw.decode()
-                self.lines.append(line)
-                if done(line):
-                    return True
-        raise AssertionError(f"child {self.pid} neither said it nor ended within {timeout} s: {self.lines[-3:]}")
-
-    def kill(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
-
-    def wait(self) -> tuple[int | None, str]:
-        """Reap the child; the rest of its stdout joins ``lines``. Exit status (None when killed) and stderr."""
-        _, status = os.waitpid(self.pid, 0)
-        while chunk := os.read(self.out, 65536):
-            self._buf += chunk
-        *complete, _partial = self._buf.split(b"\n")  # a line cut by the kill was never fully said
-        self.lines += [raw.decode() for raw in complete]
-        self._buf = b""
-        err = b""
-        while chunk := os.read(self.err, 65536):
-            err += chunk
-        os.close(self.out)
-        os.close(self.err)
-        return (os.WEXITSTATUS(status) if os.WIFEXITED(status) else None), err.decode(errors="replace")
-
-
-def fork(fn: Callable[[], int]) -> Child:
-    """Run ``fn`` in a forked child whose stdout and stderr are pipes; its return value is the exit status."""
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 99
-        try:
-            os.close(out_r)
-            os.close(err_r)
-            os.dup2(out_w, 1)
-            os.dup2(err_w, 2)
-            sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True)
-            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), line_buffering=True)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            code = fn()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:  # noqa: BLE001 - reported through the pipe, the test fails on status 99
-            os.write(2, traceback.format_exc().encode())
-        os._exit(code)
-    os.close(out_w)
-    os.close(err_w)
-    return Child(pid, out_r, err_r)
-
-
-def run(*argv: str, before: Callable[[], None] | None = None, timeout: float = 60.0) -> tuple[int | None, str, str]:
-    """``burrito-table ARGV`` in a forked child (``before`` runs first in it: drop a power, set a limit)."""
-    def child() -> int:
-        if before is not None:
-            before()
-        return main(list(argv))
-
-    proc = fork(child)
-    proc.read_until(lambda _line: False, timeout)
-    status, err = proc.wait()
-    return status, "\n".join(proc.lines) + ("\n" if proc.lines else ""), err
-
 
 def journaled(line: str) -> int | None:
     return int(line.split()[1]) if line.startswith("journaled ") else None

@@ -1,6 +1,6 @@
 """``record`` and the journal refuse, never splice, never a traceback.
 
-Each test runs the real command in a fresh process where the fault is real (another user, a file size limit,
+Each test runs the real command in a child process where the fault is real (another user, a file size limit,
 overwritten pages, another program's file) and checks the three promises: one stderr line naming the file with
 exit 2 (bad input) or 1 (the environment), nothing journaled lost, and no new game silently started over an old one.
 """

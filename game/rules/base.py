@@ -269,7 +269,7 @@ def setup_options(obj: dict[str, Any], known: Iterable[str]) -> dict[str, Any]:
     known = tuple(known)
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise RuleInputError(f"unknown setup option(s): {', '.join(map(brief, unknown))} (known: {', '.join(known)})")
+        raise RuleInputError(f"unknown setup option(s): {', '.join(k if len(k) <= BRIEF_LIMIT else brief(k) for k in unknown)} (known: {', '.join(known)})")
     return raw
 
 
