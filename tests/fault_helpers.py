@@ -170,6 +170,8 @@ def journal_rows(db: Path | str) -> tuple[list[tuple[int, int]], list[tuple[int,
 
     ``mode=rw`` with ``query_only``, not ``mode=ro``: after a kill the first reader must rebuild the WAL index.
     """
+    if not os.path.exists(db):
+        return [], []  # killed before the first open made the file
     con = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
     con.execute("PRAGMA query_only = 1")
     try:
