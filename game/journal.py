@@ -302,7 +302,11 @@ class JournaledTable:
     def submit(self, obj: dict[str, Any]) -> list[Cue]:
         """Check an event, journal it durably, then apply it. Bad input raises and writes nothing."""
         event = self.table.check(obj)
-        cues = self.table.advance(event["t"])  # time running on is replayed identically
+        try:
+            cues = self.table.advance(event["t"])  # time running on is replayed identically
+        except RuleInputError:
+            self._mark_if_over()  # time ran on to the end of the game: the event is refused, the game is over
+            raise
         check_state = getattr(self.table.rules, "check_state", None)
         if check_state is not None:
             check_state(self.table.state, event)  # a move illegal right now is refused before it is written

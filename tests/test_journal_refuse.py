@@ -296,3 +296,19 @@ def test_recording_a_log_the_journal_already_holds_whole_writes_nothing(tmp_path
     again = cli("record", DEMOS["throw-throw-burrito"], "--journal", str(db))
     assert again.returncode == 0 and "game 1 already holds this whole log, finished: nothing to write" in again.stdout
     assert journal_rows(db) == rows and rows[0] == [(1, 1)]
+
+
+def test_a_game_that_time_ends_before_a_refused_event_is_marked_finished(tmp_path):
+    """The last battle's window closes when time runs on to a late event: the game is won, so the journal says so,
+    even though that event is refused (a restarted table must not offer a won game for resume)."""
+    from game.journal import JournaledTable
+    from game.rules.base import RuleInputError
+
+    with Journal(str(tmp_path / "j.db")) as journal:
+        live, _ = JournaledTable.new(journal, json.loads(TTB[0]))
+        for line in TTB[1:]:
+            live.submit(json.loads(line))
+        assert journal.games() == [(1, False)]  # the final hit waits out its tie window
+        with pytest.raises(RuleInputError, match="after the game was won"):
+            live.submit({"t": live.table.last_t + 30, "event": "set", "seat": 1})
+        assert journal.games() == [(1, True)] and journal.unfinished() == []
