@@ -34,7 +34,7 @@ SETTINGS = settings(max_examples=int(os.environ.get("BURRITO_FUZZ_EXAMPLES", "15
 hostile_scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 14), st.integers(), st.integers(min_value=10**300, max_value=10**400),
     st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(EVENTS + GAMES + ("brawl", "war", "duel")),
-    st.text(max_size=30), st.text(min_size=2000, max_size=5000),
+    st.text(max_size=30), st.text(min_size=200, max_size=400).map(lambda s: s * 10),
 )
 hostile_values = st.recursive(
     hostile_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(FIELDS), inner,
