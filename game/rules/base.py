@@ -130,29 +130,29 @@ def parse_players(obj: dict[str, Any], seats: int) -> dict[int, Player]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {raw!r}")
+        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {brief(raw)}")
     out: dict[int, Player] = {}
     seen: dict[str, str] = {}
     for key, entry in raw.items():
         if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= seats):
-            raise RuleInputError(f"setup 'players': seat {key!r} is not a seat number 1..{seats}")
+            raise RuleInputError(f"setup 'players': seat {brief(key)} is not a seat number 1..{seats}")
         where = f"setup 'players' seat {key}"
         if not isinstance(entry, dict):
-            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {entry!r}")
+            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {brief(entry)}")
         unknown = sorted(set(entry) - {"name", "colour"})
         if unknown:
             raise RuleInputError(f"{where}: unknown key(s) {', '.join(unknown)} (known: name, colour)")
         name = entry.get("name")
         if name is not None:
             if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > NAME_MAX:
-                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {name!r}")
+                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {brief(name)}")
             name = " ".join(name.split())
             if name.casefold() in seen:
-                raise RuleInputError(f"{where}: the name {name!r} is already seat {seen[name.casefold()]}'s")
+                raise RuleInputError(f"{where}: the name {brief(name)} is already seat {seen[name.casefold()]}'s")
             seen[name.casefold()] = key
         colour = entry.get("colour")
         if colour is not None and not (isinstance(colour, str) and _COLOUR.fullmatch(colour)):
-            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {colour!r}")
+            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {brief(colour)}")
         out[int(key)] = Player(name=name, colour=colour.upper() if colour else None)
     return out
 
