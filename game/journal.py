@@ -139,7 +139,8 @@ class Journal:
 
     def _make_ready(self) -> None:
         mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
+        # ":memory:" asks for a journal that keeps nothing (the attract mode's throwaway bot game): it stays "memory".
+        if str(mode).lower() != "wal" and not (self.path == ":memory:" and mode == "memory"):
             raise JournalError(f"journal {self.path}: cannot switch to WAL (the journal mode stays {mode}): "
                                "the file system may not support it", 1)
         # FULL: a commit is on disk (WAL fsynced) before the event's effects are shown.
@@ -180,7 +181,7 @@ class Journal:
         return cur.lastrowid
 
     def append(self, game_id: int, seq: int, event: dict[str, Any]) -> None:
-        """Commit one event; returns only once it is durable."""
+        """Commit event number ``seq`` (1, 2, 3...: ``load`` refuses a gap); returns only once it is durable."""
         with self._sql(f"game {game_id}: cannot journal event {seq}"), self.db:
             self.db.execute(
                 "INSERT INTO events (game_id, seq, t, body) VALUES (?, ?, ?, ?)",

@@ -229,10 +229,14 @@ def test_replay_opens_the_journal_read_only_and_changes_nothing(tmp_path):
 
 
 def test_a_journal_that_cannot_be_switched_to_wal_is_refused():
-    """SQLite keeps an in-memory database in ``memory`` mode whatever is asked: the result is read, not assumed."""
-    with pytest.raises(JournalError, match="cannot switch to WAL .*memory") as err:
-        Journal(":memory:")
+    """SQLite keeps a private temporary database (an empty path) in ``delete`` mode whatever is asked: the answer
+    to ``journal_mode=WAL`` is read, not assumed. Only ``:memory:``, a journal that keeps nothing by design, may stay
+    in memory mode."""
+    with pytest.raises(JournalError, match="cannot switch to WAL .*stays delete") as err:
+        Journal("")
     assert err.value.status == 1
+    with Journal(":memory:") as journal:
+        assert journal.db.execute("PRAGMA journal_mode").fetchone()[0] == "memory"
 
 
 def test_open_runs_an_integrity_check(tmp_path):
