@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Iterable
@@ -99,7 +100,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _replay_journal(args: argparse.Namespace) -> int:
     try:
-        with Journal(args.journal) as journal:
+        with Journal(args.journal, read_only=True) as journal:  # a read: never creates or changes the file
             games = journal.games()
             if not games:
                 raise JournalError(f"journal {args.journal}: holds no game")
@@ -107,7 +108,7 @@ def _replay_journal(args: argparse.Namespace) -> int:
             setup, events = journal.load(game_id)
     except JournalError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
     lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
     return _run(lines, f"{args.journal} game {game_id}", args.json, args.evidence)
 
@@ -115,43 +116,94 @@ def _replay_journal(args: argparse.Namespace) -> int:
 def cmd_record(args: argparse.Namespace) -> int:
     """Play a log into the journal the way a live table would: check, journal durably, then show.
 
-    If the journal's newest unfinished game began with the same setup, the
-    events it already holds are skipped, so a killed table picks up where it was.
+    The whole log is checked first, so bad input writes nothing (not even a new journal file). An unfinished
+    game is resumed only if its setup is the log's and its journaled events are the log's first events, so a
+    killed table picks up where it was and two different games are never spliced; when several qualify, the
+    one furthest along is resumed. A log the journal already holds whole, finished, is not written again.
     """
+    pace = args.pace
+    if not (isinstance(pace, float) and math.isfinite(pace) and pace >= 0):
+        print(f"burrito-table: record: --pace must be a number of seconds >= 0, got {pace}", file=sys.stderr)
+        return 2
     try:
         with open(args.file, encoding="utf-8") as handle:
-            entries = list(read_log(handle.read().splitlines(), args.file))
+            lines = handle.read().splitlines()
+        entries = list(read_log(lines, args.file))
+        if not entries:
+            raise LogError(1, "empty log: no setup line", args.file)
+        checked, _ = run_log(lines, args.file)  # every line checked before anything is written
     except (OSError, UnicodeDecodeError) as exc:
         print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
         return 2
     except LogError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)
         return 2
-    if not entries:
-        print(f"burrito-table: {args.file}: empty log", file=sys.stderr)
-        return 2
-    number = entries[0][0]
+    setup = entries[0][1]
+    expected = [json.loads(json.dumps(e)) for e in checked.events]  # as the journal stores them
     try:
         with Journal(args.journal) as journal:
-            live = None
-            for game_id in journal.unfinished()[:1]:
-                setup, done = journal.load(game_id)
-                if setup == entries[0][1]:
-                    live = JournaledTable.resume(journal, game_id)
-                    print(f"resumed game {game_id} after {len(done)} events", flush=True)
-            if live is None:
-                live, cues = JournaledTable.new(journal, entries[0][1])
+            done = _already_recorded(journal, setup, expected)
+            if done is not None:  # a run killed after the game's end: recording it again would be a copy
+                print(f"game {done} already holds this whole log, finished: nothing to write", flush=True)
+                return 0
+            game_id, notes = _resumable(journal, setup, expected)
+            for note in notes:
+                print(note, flush=True)
+            if game_id is not None:
+                live = JournaledTable.resume(journal, game_id)
+                print(f"resumed game {game_id} after {len(live.table.events)} events", flush=True)
+            else:
+                live, cues = JournaledTable.new(journal, setup)
                 _print_cues(cues, live.table.setup.players)
-            for _number, obj in entries[1 + len(live.table.events):]:
-                _print_cues(live.submit(obj), live.table.setup.players)
+            for number, obj in entries[1 + len(live.table.events):]:
+                try:
+                    cues = live.submit(obj)
+                except RuleInputError as exc:  # checked above: only a rules module that disagrees with itself
+                    raise JournalError(f"{args.file}: line {number}: {exc}") from None
+                _print_cues(cues, live.table.setup.players)
                 print(f"journaled {len(live.table.events)}", flush=True)
-                if args.pace:
-                    time.sleep(args.pace)
+                if pace:
+                    time.sleep(pace)
             _print_cues(live.finish(), live.table.setup.players)
-    except (RuleInputError, JournalError) as exc:
-        print(f"burrito-table: {args.file}: line {number}: {exc}", file=sys.stderr)
-        return 2
+    except JournalError as exc:
+        print(f"burrito-table: {exc}", file=sys.stderr)
+        return exc.status
     return 0
+
+
+def _already_recorded(journal: Journal, setup: dict[str, Any], expected: list[dict[str, Any]]) -> int | None:
+    """A finished game that is exactly this log, if the journal holds one."""
+    unfinished = set(journal.unfinished())
+    for game_id, _finished in reversed(journal.games()):
+        if game_id in unfinished or journal.count(game_id) != len(expected) or journal.setup(game_id) != setup:
+            continue
+        if journal.load(game_id)[1] == expected:
+            return game_id
+    return None
+
+
+def _resumable(journal: Journal, setup: dict[str, Any], expected: list[dict[str, Any]]) -> tuple[int | None, list[str]]:
+    """The unfinished game this log continues, if any, and what was said about the others with its setup.
+
+    An unfinished game that cannot be read back stops the recording: it might be this very game, and a new
+    game started beside it would look like a resume that lost events.
+    """
+    best: tuple[int, int] | None = None
+    notes = []
+    for game_id in journal.unfinished():  # newest first
+        if journal.setup(game_id) != setup:
+            continue
+        _, done = journal.load(game_id)
+        if done == expected[: len(done)]:
+            if best is None or len(done) > best[1]:
+                best = (game_id, len(done))
+            continue
+        differ = next((i for i, (a, b) in enumerate(zip(done, expected), start=1) if a != b), len(expected) + 1)
+        notes.append(f"game {game_id} has this setup but is another game (its event {differ} is not the log's "
+                     f"event {differ}): left as it is")
+    if best is None and notes:
+        notes.append("starting a new game beside it")
+    return (best[0] if best else None), notes
 
 
 def _print_cues(cues: list[Cue], players: dict[int, Player] | None = None) -> None:

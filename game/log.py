@@ -15,13 +15,14 @@ from types import ModuleType
 from typing import Any
 
 from game.rules import rules_for
-from game.rules.base import Cue, Event, RuleInputError, Setup
+from game.rules.base import Cue, Event, RuleInputError, Setup, bound, brief
 
 
 class LogError(ValueError):
     """Bad input in a log: ``str()`` is one line, ``where: line N: problem``."""
 
     def __init__(self, line: int, problem: str, where: str = "log") -> None:
+        problem = bound(problem)
         super().__init__(f"{where}: line {line}: {problem}")
         self.line = line
         self.problem = problem
@@ -35,7 +36,7 @@ def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
     """One JSON object from one log line."""
     try:
         obj, end = _scan_once(text, 0)
-    except (StopIteration, json.JSONDecodeError):
+    except (StopIteration, ValueError, RecursionError):
         end = -1
     if end != len(text):
         # Surrounding white space, trailing junk or bad JSON: the full decoder, for its exact message.
@@ -43,6 +44,10 @@ def parse_line(text: str, line: int, where: str = "log") -> dict[str, Any]:
             obj = _decoder.decode(text)
         except json.JSONDecodeError as exc:
             raise LogError(line, f"bad JSON: {exc.msg} at column {exc.colno}", where) from None
+        except RecursionError:
+            raise LogError(line, "bad JSON: nested too deeply", where) from None
+        except ValueError as exc:  # a number of more than 4300 digits (Python's int limit)
+            raise LogError(line, f"bad JSON: {str(exc).split(';')[0]}", where) from None
     if not isinstance(obj, dict):
         raise LogError(line, f"expected a JSON object, got {type(obj).__name__}", where)
     return obj
@@ -76,7 +81,7 @@ class Table:
         if event["t"] < self.last_t:
             raise RuleInputError(f"time goes backwards: t={event['t']} after t={self.last_t}")
         if self.rules.is_over(self.state):
-            raise RuleInputError(f"event '{event['event']}' after the game was won")
+            raise RuleInputError(f"event {brief(event['event'])} after the game was won")
         return event
 
     def advance(self, t: float) -> list[Cue]:
@@ -136,14 +141,14 @@ def run_log(lines: Iterable[str], where: str = "log") -> tuple[Table, list[Cue]]
                 last_t = 0.0
                 continue
             if is_over(state):
-                raise RuleInputError(f"event '{obj.get('event')}' after the game was won")
+                raise RuleInputError(f"event {brief(obj.get('event'))} after the game was won")
             event = check(setup, obj)
             t = event["t"]
             if t < last_t:
                 raise RuleInputError(f"time goes backwards: t={t} after t={last_t}")
             cues += advance(state, t)
             if is_over(state):
-                raise RuleInputError(f"event '{event['event']}' after the game was won")
+                raise RuleInputError(f"event {brief(event['event'])} after the game was won")
             cues += step(state, event)
             events.append(event)
             last_t = t

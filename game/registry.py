@@ -25,6 +25,8 @@ from collections.abc import Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
+from game.rules.base import brief
+
 if TYPE_CHECKING:
     from game.table.mode import GameMode
 
@@ -98,7 +100,7 @@ def game_for(name: object) -> GameMode:
     """The game a setup line's ``game`` names, or a one-line error listing the installed games."""
     if isinstance(name, str) and name in GAMES:
         return GAMES[name]
-    raise UnknownGame(f"unknown game {name!r} (installed: {', '.join(GAMES)})")
+    raise UnknownGame(f"unknown game {brief(name)} (installed: {', '.join(GAMES)})")  # a log's value: bounded
 
 
 def lobby_choices() -> list[tuple[tuple[str, int], str]]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from gpiozero import Device, DigitalInputDevice
+from gpiozero.exc import PinFactoryFallback
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 LGPIO_HINT = (
@@ -54,13 +56,19 @@ def make_factory(name: str | None = None, *, env: dict[str, str] | None = None, 
     if name is None and "Raspberry Pi 5" in model:
         name = "lgpio"
     if name is None:
-        try:
-            return Device._default_pin_factory()
-        except Exception as exc:  # BadPinFactory and friends
-            raise FactoryError(
-                f"no GPIO pin factory works here ({exc}); on a laptop use --mock "
-                f"(or GPIOZERO_PIN_FACTORY=mock)"
-            ) from None
+        # gpiozero warns once per factory it falls back from; those are folded into our one line instead
+        # of reaching the terminal as raw warnings ahead of it.
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always")
+            try:
+                return Device._default_pin_factory()
+            except Exception as exc:  # BadPinFactory and friends
+                tried = "; ".join(str(w.message).removeprefix("Falling back from ")
+                                  for w in fallbacks if issubclass(w.category, PinFactoryFallback))
+                raise FactoryError(
+                    f"no GPIO pin factory works here ({tried or exc}); on a laptop use --mock "
+                    f"(or GPIOZERO_PIN_FACTORY=mock)"
+                ) from None
     if name.lower() == "mock":
         if env.get("GPIOZERO_MOCK_PIN_CLASS"):
             return MockFactory()

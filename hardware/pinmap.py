@@ -30,6 +30,7 @@ demo.toml: 4 problems
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -239,6 +240,11 @@ _EXPANDER_KEYS = {"address", "interrupt"}
 _PANEL_KEYS = {"light", "buttons"}
 
 
+def _seat_number(key: str) -> int | None:
+    """A section name as a seat number: ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+    return int(key) if re.fullmatch(r"[0-9]{1,6}", key) else None
+
+
 class _Validator:
     def __init__(self, source: str, data: dict[str, Any]) -> None:
         self.source = source
@@ -268,6 +274,9 @@ class _Validator:
         ok_type = isinstance(v, int) if integer else isinstance(v, (int, float))
         if isinstance(v, bool) or not ok_type:
             self.problem(f"{path}.{key}", f"must be {'an integer' if integer else 'a number'}, got {v!r}")
+            return default
+        if not math.isfinite(v):  # TOML has nan and inf; neither compares as out of range
+            self.problem(f"{path}.{key}", f"must be a finite number, got {v!r}")
             return default
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             self.problem(f"{path}.{key}", f"must be between {lo:g} and {hi:g}, got {v!r}")
@@ -427,12 +436,20 @@ class _Validator:
             self.problem("panels", "must be a table of [panels.SEAT] sections")
             return out
         declared: set[str] = getattr(self, "declared_expanders", set())
-        for key in sorted(value, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k)):
+        seen: dict[int, str] = {}
+        for key in sorted(value, key=lambda k: (_seat_number(k) is None, _seat_number(k) or 0, k)):
             path = f"panels.{key}"
-            if not key.isdigit() or not 1 <= int(key) <= MAX_SEATS:
+            seat_no = _seat_number(key)
+            if seat_no is None or not 1 <= seat_no <= MAX_SEATS:
                 self.problem(path, f"panels are numbered by seat, 1-{MAX_SEATS}")
                 continue
-            seat = int(key)
+            seat = seat_no
+            if seat in seen:  # [panels.4] and [panels.04]: which one is meant cannot be guessed
+                self.problem(path, f"seat {seat} already has a panel, {seen[seat]}")
+                self.bad_panels.add(seat)
+                out.pop(seat, None)
+                continue
+            seen[seat] = path
             spec = self.table(value[key], path, _PANEL_KEYS)
             ok = True
             light = None
@@ -486,11 +503,17 @@ class _Validator:
         if value is not None and not isinstance(value, dict):
             self.problem("keyboard", "must be a table of [keyboard.SEAT] sections")
             value = None
+        seen: dict[int, str] = {}
         for key, spec in (value or {}).items():
             path = f"keyboard.{key}"
-            if not key.isdigit() or not 1 <= int(key) <= seats:
+            seat_no = _seat_number(key)
+            if seat_no is None or not 1 <= seat_no <= seats:
                 self.problem(path, f"keyboard sections are numbered by seat, 1-{seats}")
                 continue
+            if seat_no in seen:
+                self.problem(path, f"seat {seat_no} already has a keyboard section, {seen[seat_no]}")
+                continue
+            seen[seat_no] = path
             spec = self.table(spec, path, set(buttons))
             for name, keyname in spec.items():
                 if name not in buttons:
@@ -498,7 +521,7 @@ class _Validator:
                 if not isinstance(keyname, str) or not keyname.strip():
                     self.problem(f"{path}.{name}", f"a key is its pygame name like \"q\" or \"f1\", got {keyname!r}")
                     continue
-                chosen[(int(key), name)] = (keyname.strip().lower(), f"{path}.{name}")
+                chosen[(seat_no, name)] = (keyname.strip().lower(), f"{path}.{name}")
         for keyname, target in default_keymap(seats, buttons).items():
             chosen.setdefault(target, (keyname, "the default key map"))
         keymap: dict[str, tuple[int, str]] = {}

@@ -144,3 +144,42 @@ def test_doctor_auto_on_a_real_factory_is_refused(capsys: pytest.CaptureFixture[
     out = io.StringIO()
     assert run_doctor(None, auto=True, out=out, factory=NotMock()) == 1
     assert "--auto simulates presses and needs the mock factory" in out.getvalue()
+
+
+def test_doctor_prints_a_bad_config_on_stderr_not_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD)
+    assert main(["doctor", "--config", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"error: {bad}: table.speed: unknown key" in err.splitlines()
+
+
+def test_doctor_off_a_pi_says_why_in_one_line_without_gpiozero_warnings(tmp_path: Path) -> None:
+    """A fresh process on a machine with no GPIO: gpiozero's four fallback warnings are folded into one line."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    done = subprocess.run([sys.executable, "-m", "game", "doctor"], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 1
+    assert "Warning" not in done.stderr and "warnings.warn" not in done.stderr
+    err = done.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("burrito-table: doctor: pin factory: no GPIO pin factory works here (")
+    assert "FAIL pin factory" in done.stdout
+
+
+def test_doctor_that_skipped_the_button_test_does_not_say_all_good(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor", "--mock"]) == 0  # no terminal under pytest: the prompts are skipped
+    out = capsys.readouterr().out
+    assert "all good" not in out
+    assert out.rstrip().endswith("config and pins ok; buttons and lights NOT tested (no terminal)")
+
+
+def test_doctor_that_finds_a_problem_says_so_on_stderr(mock_factory: MockFactory) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    bus = SimulatedI2CBus.for_pinmap(load_pinmap(), mock_factory, absent={0x21})
+    assert run_doctor(None, auto=True, out=out, err=err, factory=mock_factory, bus=bus) == 1
+    assert err.getvalue().startswith("burrito-table: doctor: expanders: no answer from the MCP23017 at 0x21")

@@ -206,3 +206,27 @@ def test_gpa7_and_gpb7_are_refused_as_button_inputs() -> None:
     got = problems(base(i2c="true", extra=extra, p2duel="E1:B7"))
     assert got == ["t.toml: panels.2.buttons.DUEL: E1:B7: GPB7 cannot be an input (MCP23017 datasheet rev. D: "
                    "an input there can corrupt SDA); use bits 0-6"]
+
+
+@pytest.mark.parametrize("key", ["debounce_ms", "hold_ms", "stuck_s", "reorder_ms"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_timings_that_are_not_finite_numbers_are_refused(key: str, value: str) -> None:
+    """TOML has nan and inf, and nan compares as in range: a nan debounce would pass every bounce through."""
+    found = problems(base(extra=f"[timing]\n{key} = {value}"))
+    assert any(p.startswith(f"t.toml: timing.{key}: must be") for p in found), found
+
+
+def test_one_seat_written_as_two_panel_sections_is_a_problem_not_a_silent_drop() -> None:
+    text = base() + '[panels.02]\nlight = "GPIO16"\nbuttons = { SET = "GPIO26", BRAWL = "GPIO19", WAR = "GPIO20", DUEL = "GPIO21" }\n'
+    found = problems(text)
+    assert "t.toml: panels.2: seat 2 already has a panel, panels.02" in found
+
+
+def test_one_seat_written_as_two_keyboard_sections_is_a_problem() -> None:
+    found = problems(base(extra='[keyboard.1]\nSET = "f1"\n[keyboard.01]\nSET = "f2"'))
+    assert "t.toml: keyboard.01: seat 1 already has a keyboard section, keyboard.1" in found
+
+
+def test_a_seat_number_in_other_digits_is_a_problem_not_a_crash() -> None:
+    """``"²".isdigit()`` is true and ``int("²")`` raises: seat keys are ASCII digits."""
+    assert "t.toml: panels.²: panels are numbered by seat, 1-12" in problems(base() + "[panels.\"²\"]\nlight = \"GPIO16\"\n")

@@ -150,7 +150,7 @@ def test_last_winners_come_from_the_journal_with_names(table) -> None:
     setup = json.loads(lines[0])
     setup["players"] = {"4": {"name": "Dee"}}
     gid = app.journal.start_game(setup)
-    for i, line in enumerate(lines[1:]):
+    for i, line in enumerate(lines[1:], start=1):  # event numbers count from 1, as the table writes them
         app.journal.append(gid, i, json.loads(line))
     app.journal.mark_finished(gid)
     assert last_winners(app.journal) == ["Throw Throw Burrito: Dee"]

@@ -52,7 +52,8 @@ def test_a_maker_catalog_file_loads_with_missing_effects_as_zero(tmp_path):
 
 BAD_FILES = [
     ("[zombie.x\ntext = 'a'\n", "bad TOML"),
-    ("[zombie.x]\nlives = 1\n[survivor]\n", "zombie.x: 'text'"),
+    ("[zombie.x]\nlives = 1\ntext = ''\n[survivor]\n", "zombie.x: 'text'"),
+    ("[zombie.x]\nlives = 1\ntext = 3\n[survivor]\n", "zombie.x: 'text'"),
     ("[zombie.x]\nlives = -1\ntext = 'a'\n[survivor]\n", "zombie.x: 'lives' must be a whole number 0-99, got -1"),
     ("[zombie.x]\nlives = 1.5\ntext = 'a'\n[survivor]\n", "'lives' must be a whole number"),
     ("[zombie.x]\nrevives = true\ntext = 'a'\n[survivor]\n", "'revives' must be a whole number"),
@@ -82,7 +83,20 @@ def test_a_missing_catalog_file_is_a_clear_error(tmp_path):
 def test_a_catalog_error_in_the_setup_names_the_option():
     with pytest.raises(zb.RuleInputError, match="setup option 'catalog': survivor.y: 'text'"):
         zb.parse_setup({"event": "setup", "game": zb.name, "seats": 2,
-                        "options": {"catalog": {"zombie": {}, "survivor": {"y": {"lives": 1}}}}})
+                        "options": {"catalog": {"zombie": {}, "survivor": {"y": {"lives": 1, "text": " "}}}}})
+
+
+def test_text_is_an_optional_effect_that_defaults_to_the_kind_name(tmp_path):
+    """The catalog contract lists ``text`` among the optional effects: without it the screen shows the kind."""
+    path = tmp_path / "cards.toml"
+    path.write_text("[zombie.brain-snack]\nlives = 1\n\n[survivor.duck]\n", encoding="utf-8")
+    assert zb.load_catalog(str(path)) == {
+        "zombie": {"brain-snack": {"lives": 1, "revives": 0, "text": "brain-snack"}},
+        "survivor": {"duck": {"lives": 0, "revives": 0, "text": "duck"}},
+    }
+    setup = zb.parse_setup({"event": "setup", "game": zb.name, "seats": 2,
+                            "options": {"catalog": {"zombie": {"z": {"lives": 1}}, "survivor": {}}}})
+    assert setup.options["catalog"]["zombie"]["z"]["text"] == "z"
 
 
 def test_each_setup_gets_its_own_copy_of_the_default_catalog():

@@ -23,6 +23,7 @@ import copy
 import math
 import random
 import re
+import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,8 +34,55 @@ Event = dict[str, Any]
 """A validated table event: the JSON object of one log line, with ``t``."""
 
 
+#: The most characters of one value an error message repeats: a 50 MB field must not be echoed whole.
+BRIEF_LIMIT = 60
+#: The longest message a ``RuleInputError`` keeps: a backstop for text built without ``brief``.
+MESSAGE_LIMIT = 400
+
+_brief_repr = reprlib.Repr()
+_brief_repr.maxstring = _brief_repr.maxother = BRIEF_LIMIT
+_brief_repr.maxlevel = 3
+
+
+def brief(value: object, limit: int = BRIEF_LIMIT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for error messages that repeat a value.
+
+    Never raises and never costs more than the head of the value: a deep list, a 50 MB string or an int
+    beyond Python's digit limit are all shown by their start and size.
+
+    >>> brief("set")
+    "'set'"
+    >>> brief("x" * 10**6)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (1000000 characters)"
+    >>> brief(-10 ** 5000)
+    'a whole number of about 5001 digits'
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[: limit - 6]) [:-1] + f"...' ({len(value)} characters)"
+    if type(value) is int and value.bit_length() > 3 * limit:
+        bits = value.bit_length()  # str() of an int past 4300 digits raises: count those from the bits
+        return (f"a whole number of {len(str(abs(value)))} digits" if bits < 14_000
+                else f"a whole number of about {int(bits * 0.30103) + 1} digits")
+    try:
+        text = _brief_repr.repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def bound(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One line of at most about ``limit`` characters: the head and the tail of ``message``, which say the most."""
+    message = message.replace("\n", " ").replace("\r", " ")
+    if len(message) <= limit:
+        return message
+    return f"{message[: limit - 100]} ...({len(message) - limit + 60} characters left out)... {message[-40:]}"
+
+
 class RuleInputError(ValueError):
-    """An event or setup that breaks the log contract (bad input, exit 2)."""
+    """An event or setup that breaks the log contract (bad input, exit 2); its message is one bounded line."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(bound(str(message)))
 
 
 class Cue(NamedTuple):
@@ -82,29 +130,29 @@ def parse_players(obj: dict[str, Any], seats: int) -> dict[int, Player]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {raw!r}")
+        raise RuleInputError(f"setup 'players' must be an object of seat -> {{name, colour}}, got {brief(raw)}")
     out: dict[int, Player] = {}
     seen: dict[str, str] = {}
     for key, entry in raw.items():
         if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= seats):
-            raise RuleInputError(f"setup 'players': seat {key!r} is not a seat number 1..{seats}")
+            raise RuleInputError(f"setup 'players': seat {brief(key)} is not a seat number 1..{seats}")
         where = f"setup 'players' seat {key}"
         if not isinstance(entry, dict):
-            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {entry!r}")
+            raise RuleInputError(f"{where}: expected an object with 'name' and/or 'colour', got {brief(entry)}")
         unknown = sorted(set(entry) - {"name", "colour"})
         if unknown:
             raise RuleInputError(f"{where}: unknown key(s) {', '.join(unknown)} (known: name, colour)")
         name = entry.get("name")
         if name is not None:
             if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > NAME_MAX:
-                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {name!r}")
+                raise RuleInputError(f"{where}: 'name' must be 1-{NAME_MAX} printable characters, got {brief(name)}")
             name = " ".join(name.split())
             if name.casefold() in seen:
-                raise RuleInputError(f"{where}: the name {name!r} is already seat {seen[name.casefold()]}'s")
+                raise RuleInputError(f"{where}: the name {brief(name)} is already seat {seen[name.casefold()]}'s")
             seen[name.casefold()] = key
         colour = entry.get("colour")
         if colour is not None and not (isinstance(colour, str) and _COLOUR.fullmatch(colour)):
-            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {colour!r}")
+            raise RuleInputError(f"{where}: 'colour' must be #RRGGBB, got {brief(colour)}")
         out[int(key)] = Player(name=name, colour=colour.upper() if colour else None)
     return out
 
@@ -166,9 +214,9 @@ def need_int(obj: dict[str, Any], key: str, low: int, high: int) -> int:
         raise RuleInputError(f"missing field '{key}'")
     value = obj[key]
     if type(value) is not int:
-        raise RuleInputError(f"field '{key}' must be a whole number, got {value!r}")
+        raise RuleInputError(f"field '{key}' must be a whole number, got {brief(value)}")
     if not low <= value <= high:
-        raise RuleInputError(f"field '{key}' is {value}, outside {low}..{high}")
+        raise RuleInputError(f"field '{key}' is {brief(value)}, outside {low}..{high}")
     return value
 
 
@@ -179,7 +227,7 @@ def need_bool(obj: dict[str, Any], key: str, default: bool | None = None) -> boo
         return default
     value = obj[key]
     if type(value) is not bool:
-        raise RuleInputError(f"field '{key}' must be true or false, got {value!r}")
+        raise RuleInputError(f"field '{key}' must be true or false, got {brief(value)}")
     return value
 
 
@@ -188,14 +236,16 @@ def need_choice(obj: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
         raise RuleInputError(f"missing field '{key}'")
     value = obj[key]
     if value not in choices:
-        raise RuleInputError(f"field '{key}' must be one of {', '.join(choices)}, got {value!r}")
+        raise RuleInputError(f"field '{key}' must be one of {', '.join(choices)}, got {brief(value)}")
     return str(value)
 
 
 def need_number(obj: dict[str, Any], key: str, low: float = 0.0) -> float:
     value = obj[key]
     if (type(value) is not float and type(value) is not int) or not low <= value < math.inf:
-        raise RuleInputError(f"field '{key}' must be a number >= {low:g}, got {value!r}")
+        raise RuleInputError(f"field '{key}' must be a number >= {low:g}, got {brief(value)}")
+    if type(value) is int and value.bit_length() > 1000:  # a float cannot hold it: refused, not an OverflowError
+        raise RuleInputError(f"field '{key}' is too large for a number, got {brief(value)}")
     return float(value)
 
 
@@ -215,11 +265,11 @@ def setup_options(obj: dict[str, Any], known: Iterable[str]) -> dict[str, Any]:
         raise RuleInputError("the first line must be the setup event")
     raw = obj.get("options", {})
     if not isinstance(raw, dict):
-        raise RuleInputError(f"setup 'options' must be an object, got {raw!r}")
+        raise RuleInputError(f"setup 'options' must be an object, got {brief(raw)}")
     known = tuple(known)
     unknown = sorted(set(raw) - set(known))
     if unknown:
-        raise RuleInputError(f"unknown setup option(s): {', '.join(unknown)} (known: {', '.join(known)})")
+        raise RuleInputError(f"unknown setup option(s): {', '.join(k if len(k) <= BRIEF_LIMIT else brief(k) for k in unknown)} (known: {', '.join(known)})")
     return raw
 
 
@@ -229,7 +279,7 @@ def need_seats(obj: dict[str, Any], most: int, hint: str = "") -> int:
         raise RuleInputError("setup is missing 'seats'")
     seats = obj["seats"]
     if type(seats) is not int or not 2 <= seats <= most:
-        raise RuleInputError(f"setup 'seats' must be 2-{most}{hint}, got {seats!r}")
+        raise RuleInputError(f"setup 'seats' must be 2-{most}{hint}, got {brief(seats)}")
     return seats
 
 

@@ -350,7 +350,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         journal = Journal(str(journal_path))
     except JournalError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)
-        return 2
+        return exc.status  # 2: a damaged or foreign file; 1: read-only, disk full
     from game.table.host import load_settings
     from game.table.settings import settings_path
 

@@ -34,6 +34,7 @@ from game.rules.base import (
     RuleInputError,
     SeededRandom,
     Setup,
+    brief,
     check_time,
     need_choice,
     need_int,
@@ -136,17 +137,17 @@ def parse_catalog(text: str, source: str = "taco_deck.toml") -> Catalog:
             or not card_name
             or not all(ch.islower() or ch.isdigit() or ch == "-" for ch in card_name)
         ):
-            raise CatalogError(f"{where}: 'name' must be lowercase letters, digits and dashes, got {card_name!r}")
+            raise CatalogError(f"{where}: 'name' must be lowercase letters, digits and dashes, got {brief(card_name)}")
         where = f"{source}: card {i} ({card_name})"
         if card_name in seen:
             raise CatalogError(f"{where}: name used twice")
         seen.add(card_name)
         kind = entry.get("kind")
         if kind not in KINDS:
-            raise CatalogError(f"{where}: 'kind' must be one of {', '.join(KINDS)}, got {kind!r}")
+            raise CatalogError(f"{where}: 'kind' must be one of {', '.join(KINDS)}, got {brief(kind)}")
         value = entry.get("value", 0)
         if type(value) is not int:
-            raise CatalogError(f"{where}: 'value' must be a whole number, got {value!r}")
+            raise CatalogError(f"{where}: 'value' must be a whole number, got {brief(value)}")
         if kind == "ingredient" and value <= 0:
             raise CatalogError(f"{where}: an ingredient's 'value' must be above 0, got {value}")
         if kind == "tummy-ache" and value >= 0:
@@ -155,10 +156,10 @@ def parse_catalog(text: str, source: str = "taco_deck.toml") -> Catalog:
             raise CatalogError(f"{where}: a {kind} has no 'value', got {value}")
         if kind in ACTIONS + ("no-bueno", "health-inspector", "hot-sauce-boss") and card_name != kind:
             # The log names action cards by their kind (the log contract).
-            raise CatalogError(f"{where}: a {kind} card must be named {kind!r}")
+            raise CatalogError(f"{where}: a {kind} card must be named {brief(kind)}")
         count = entry.get("count")
         if type(count) is not int or count < 0:
-            raise CatalogError(f"{where}: 'count' must be a whole number >= 0, got {count!r}")
+            raise CatalogError(f"{where}: 'count' must be a whole number >= 0, got {brief(count)}")
         label = entry.get("label", card_name)
         pictures = entry.get("pictures", [])
         if not isinstance(label, str) or not isinstance(pictures, list) or not all(isinstance(p, str) for p in pictures):
@@ -197,7 +198,7 @@ def parse_setup(obj: dict[str, Any], catalog: Catalog | None = None) -> Setup:
     }
     if "seed" in raw:
         if type(raw["seed"]) is not int:
-            raise RuleInputError(f"setup option 'seed' must be a whole number, got {raw['seed']!r}")
+            raise RuleInputError(f"setup option 'seed' must be a whole number, got {brief(raw['seed'])}")
         options["seed"] = raw["seed"]
     if "first" in raw:
         options["first"] = need_int(raw, "first", 1, seats)
@@ -209,10 +210,10 @@ def parse_setup(obj: dict[str, Any], catalog: Catalog | None = None) -> Setup:
     if "deck" in raw:
         deck = raw["deck"]
         if not isinstance(deck, list):
-            raise RuleInputError(f"setup option 'deck' must be a list of card names, got {deck!r}")
+            raise RuleInputError(f"setup option 'deck' must be a list of card names, got {brief(deck)}")
         for i, card in enumerate(deck, start=1):
-            if card not in kinds:
-                raise RuleInputError(f"setup option 'deck': card {i} is {card!r}, not a card of {cat.source}")
+            if not isinstance(card, str) or card not in kinds:  # an object or list entry is not a card name
+                raise RuleInputError(f"setup option 'deck': card {i} is {brief(card)}, not a card of {cat.source}")
         options["deck"] = list(deck)
         cards = deck
     else:
@@ -233,7 +234,7 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     if kind not in EVENTS:
         if kind is None:
             raise RuleInputError("missing field 'event'")
-        raise RuleInputError(f"unknown event {kind!r} (expected one of {', '.join(EVENTS)})")
+        raise RuleInputError(f"unknown event {brief(kind)} (expected one of {', '.join(EVENTS)})")
     obj["t"] = check_time(obj)
     n = setup.seats
     cat: Catalog = setup.options["catalog"]
@@ -266,7 +267,7 @@ def _need_card(obj: dict[str, Any], key: str, cat: Catalog) -> str:
         raise RuleInputError(f"missing field '{key}'")
     value = obj[key]
     if not isinstance(value, str) or value not in cat.names:
-        raise RuleInputError(f"field '{key}' is {value!r}, not a card name of {cat.source}")
+        raise RuleInputError(f"field '{key}' is {brief(value)}, not a card name of {cat.source}")
     return value
 
 

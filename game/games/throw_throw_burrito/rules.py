@@ -28,6 +28,7 @@ from game.rules.base import (
     Event,
     RuleInputError,
     Setup,
+    brief,
     need_bool,
     need_choice,
     need_int,
@@ -71,7 +72,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
             options[key] = need_number(raw, key)
     if "seed" in raw:
         if type(raw["seed"]) is not int:
-            raise RuleInputError(f"setup option 'seed' must be a whole number, got {raw['seed']!r}")
+            raise RuleInputError(f"setup option 'seed' must be a whole number, got {brief(raw['seed'])}")
         options["seed"] = raw["seed"]
     hint = "" if options["two_decks"] else " with one deck (12 with two_decks)"
     seats = need_seats(obj, 12 if options["two_decks"] else 6, hint)
@@ -86,10 +87,10 @@ BURRITO_EVENTS = frozenset(("grab", "throw", "hit", "miss", "catch"))
 def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     """Validate one later line against the log contract; returns it with ``t`` as a float."""
     kind = obj.get("event")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:  # a list or object is no event name (and unhashable)
         if kind is None:
             raise RuleInputError("missing field 'event'")
-        raise RuleInputError(f"unknown event {kind!r}")
+        raise RuleInputError(f"unknown event {brief(kind)}")
     if "t" not in obj:
         raise RuleInputError("missing field 't'")
     obj["t"] = need_number(obj, "t")
@@ -106,10 +107,10 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     elif kind == "pick":
         players = obj.get("players")
         if not isinstance(players, list) or len(players) != 2:
-            raise RuleInputError(f"field 'players' must be a list of two seats, got {players!r}")
+            raise RuleInputError(f"field 'players' must be a list of two seats, got {brief(players)}")
         for p in players:
             if type(p) is not int or not 1 <= p <= n:
-                raise RuleInputError(f"field 'players' holds {p!r}, not a seat 1..{n}")
+                raise RuleInputError(f"field 'players' holds {brief(p)}, not a seat 1..{n}")
         if players[0] == players[1]:
             raise RuleInputError(f"field 'players' names seat {players[0]} twice")
     return obj

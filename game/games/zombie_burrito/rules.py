@@ -40,6 +40,7 @@ from game.rules.base import (
     Event,
     RuleInputError,
     Setup,
+    brief,
     check_time,
     need_bool,
     need_choice,
@@ -101,7 +102,7 @@ def check_catalog(raw: object, where: str = "catalog") -> Catalog:
         raise CatalogError(f"{where}: must be a table/object with 'zombie' and 'survivor', got {type(raw).__name__}")
     unknown = sorted(set(raw) - set(SIDES))
     if unknown:
-        raise CatalogError(f"{where}: unknown side(s) {', '.join(map(repr, unknown))} (sides: zombie, survivor)")
+        raise CatalogError(f"{where}: unknown side(s) {', '.join(map(brief, unknown))} (sides: zombie, survivor)")
     out: Catalog = {}
     for side in SIDES:
         if side not in raw:
@@ -113,19 +114,19 @@ def check_catalog(raw: object, where: str = "catalog") -> Catalog:
         for kind, effects in kinds.items():
             here = f"{where}: {side}.{kind}"
             if not isinstance(kind, str) or not KIND_RE.fullmatch(kind):
-                raise CatalogError(f"{where}: {side} kind {kind!r} must be 1-40 letters, digits, '-' or '_'")
+                raise CatalogError(f"{where}: {side} kind {brief(kind)} must be 1-40 letters, digits, '-' or '_'")
             if not isinstance(effects, dict):
                 raise CatalogError(f"{here}: must be a table of effects ({', '.join(EFFECTS)})")
             bad = sorted(set(effects) - set(EFFECTS))
             if bad:
-                raise CatalogError(f"{here}: unknown effect(s) {', '.join(map(repr, bad))} (known: {', '.join(EFFECTS)})")
+                raise CatalogError(f"{here}: unknown effect(s) {', '.join(map(brief, bad))} (known: {', '.join(EFFECTS)})")
             entry: dict[str, Any] = {}
             for key in ("lives", "revives"):
                 value = effects.get(key, 0)
                 if type(value) is not int or not 0 <= value <= 99:
-                    raise CatalogError(f"{here}: '{key}' must be a whole number 0-99, got {value!r}")
+                    raise CatalogError(f"{here}: '{key}' must be a whole number 0-99, got {brief(value)}")
                 entry[key] = value
-            text = effects.get("text")
+            text = effects.get("text", kind)  # optional: without it the screen shows the kind's name
             if not isinstance(text, str) or not text.strip():
                 raise CatalogError(f"{here}: 'text' (the reminder the screen shows) must be a non-empty string")
             entry["text"] = text.strip()
@@ -166,7 +167,7 @@ def parse_setup(obj: dict[str, Any]) -> Setup:
     seats = need_seats(obj, 6)
     seed = raw.get("seed", 0)
     if type(seed) is not int:
-        raise RuleInputError(f"setup option 'seed' must be a whole number, got {seed!r}")
+        raise RuleInputError(f"setup option 'seed' must be a whole number, got {brief(seed)}")
     tie = need_number(raw, "tie_window_ms") if "tie_window_ms" in raw else DEFAULT_TIE_WINDOW_MS
     if "teams" in raw:
         teams = _check_teams(raw["teams"], seats)
@@ -185,16 +186,16 @@ def team_sizes(seats: int) -> dict[str, int]:
 
 def _check_teams(raw: object, seats: int) -> dict[str, list[int]]:
     if not isinstance(raw, dict) or set(raw) != set(TEAMS):
-        raise RuleInputError(f"setup option 'teams' must be {{\"zombies\": [seats], \"survivors\": [seats]}}, got {raw!r}")
+        raise RuleInputError(f"setup option 'teams' must be {{\"zombies\": [seats], \"survivors\": [seats]}}, got {brief(raw)}")
     teams: dict[str, list[int]] = {}
     seen: set[int] = set()
     for team in TEAMS:
         members = raw[team]
         if not isinstance(members, list):
-            raise RuleInputError(f"setup option 'teams': '{team}' must be a list of seats, got {members!r}")
+            raise RuleInputError(f"setup option 'teams': '{team}' must be a list of seats, got {brief(members)}")
         for seat in members:
             if type(seat) is not int or not 1 <= seat <= seats:
-                raise RuleInputError(f"setup option 'teams': '{team}' holds {seat!r}, not a seat 1..{seats}")
+                raise RuleInputError(f"setup option 'teams': '{team}' holds {brief(seat)}, not a seat 1..{seats}")
             if seat in seen:
                 raise RuleInputError(f"setup option 'teams': seat {seat} is on a team twice")
             seen.add(seat)
@@ -230,7 +231,7 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     if kind not in EVENTS:
         if kind is None:
             raise RuleInputError("missing field 'event'")
-        raise RuleInputError(f"unknown event {kind!r}")
+        raise RuleInputError(f"unknown event {brief(kind)}")
     obj["t"] = check_time(obj)
     n = setup.seats
     catalog = setup.options["catalog"]
@@ -256,7 +257,7 @@ def _need_kind(obj: dict[str, Any], side: str, catalog: Catalog) -> str:
     kind = obj["kind"]
     if not isinstance(kind, str) or kind not in catalog[side]:
         known = ", ".join(sorted(catalog[side])) or "none"
-        raise RuleInputError(f"unknown {side} advantage kind {kind!r} (the catalog has: {known})")
+        raise RuleInputError(f"unknown {side} advantage kind {brief(kind)} (the catalog has: {known})")
     return kind
 
 
