@@ -17,6 +17,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "game.commands",
     "game.table.commands",
+    "game.venue.commands",
     "hardware.cli",
     "firmware_bridge.cli",
     "firmware_bridge.host.commands",

@@ -1,0 +1,130 @@
+"""``burrito-table stats`` (match history and player stats from a journal) and ``burrito-table venue``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+DEFAULT_JOURNAL = "~/.local/share/burrito-table/journal.db"
+DEFAULT_VENUE_DB = "~/.local/share/burrito-table/venue.db"
+
+
+def add_commands(subparsers: Any) -> None:
+    stats = subparsers.add_parser(
+        "stats", help="match history and player stats from the journal",
+        description="Every game in the journal (who won, how long) and each named player's totals: games, wins, "
+                    "bruises given and taken, hits, catches, the fastest call, No Bueno races won. Seats without a "
+                    "name stay anonymous.")
+    stats.add_argument("--journal", metavar="DB", help=f"SQLite journal (default {DEFAULT_JOURNAL})")
+    stats.add_argument("--player", metavar="NAME", help="only this player's games and totals")
+    stats.add_argument("--since", metavar="DATE", help="only games started on or after DATE (ISO, UTC by default)")
+    stats.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    stats.set_defaults(func=cmd_stats)
+
+    venue = subparsers.add_parser(
+        "venue", help="the venue leaderboard: subscribe to the tables' MQTT broker, keep it in SQLite, show it",
+        description="Subscribes to burrito-table/<venue>/+/# on the broker (QoS 1, persistent session) and keeps every "
+                    "table's games in an SQLite file; shows the leaderboard on screen (or headless, as JSON lines). "
+                    "With --json and no --broker: print the stored leaderboard and exit.")
+    venue.add_argument("--broker", metavar="URL", help="mqtt://[user:password@]host[:port]")
+    venue.add_argument("--db", metavar="FILE", help=f"venue SQLite file (default {DEFAULT_VENUE_DB})")
+    venue.add_argument("--venue", metavar="NAME", help="only this venue's tables (default: every venue on the broker)")
+    venue.add_argument("--json", action="store_true", help="print the leaderboard as JSON (after --seconds with --broker)")
+    venue.add_argument("--seconds", type=float, default=0.0, metavar="S",
+                       help="run this long, then stop (default: until Ctrl-C or the window closes)")
+    venue.add_argument("--headless", action="store_true", help="no screen: print the leaderboard as JSON once a second")
+    venue.add_argument("--screenshot", metavar="PNG", help="draw the stored leaderboard into a PNG and exit")
+    venue.add_argument("--size", metavar="WxH", default="1280x720", help="screen size (default 1280x720)")
+    venue.add_argument("--no-discovery", action="store_true", help="no Home Assistant discovery for device batteries")
+    venue.set_defaults(func=cmd_venue)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from game.stats import StatsError, journal_records, parse_since, report, text_report
+
+    path = str(Path(args.journal or DEFAULT_JOURNAL).expanduser())
+    try:
+        since = parse_since(args.since) if args.since else None
+        if not os.path.exists(path):
+            raise StatsError(f"journal {path}: no such file")
+        rep = report(journal_records(path, since), args.player)
+    except StatsError as exc:
+        print(f"burrito-table: stats: {exc}", file=sys.stderr)
+        return 2
+    if args.player is not None and not rep["players"]:
+        print(f"burrito-table: stats: no games for player {args.player!r} in {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(rep, indent=1))
+    else:
+        print("\n".join(text_report(rep)))
+    return 0
+
+
+def cmd_venue(args: argparse.Namespace) -> int:
+    from game.venue.service import VenueService, VenueStore
+    from game.venue.topics import BrokerURLError
+
+    path = Path(args.db or DEFAULT_VENUE_DB).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = VenueStore(str(path))
+    except (OSError, ValueError) as exc:
+        print(f"burrito-table: venue: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.screenshot:
+            from game.venue.screen import save_png
+
+            save_png(store.report(), args.screenshot, _size(args.size))
+            print(f"wrote {args.screenshot}")
+            return 0
+        if not args.broker:
+            if args.json:
+                print(json.dumps(store.report(), indent=1))
+                return 0
+            print("burrito-table: venue: --broker URL is needed (or --json / --screenshot for the stored board)",
+                  file=sys.stderr)
+            return 2
+        try:
+            service = VenueService(args.broker, store, args.venue, discovery=not args.no_discovery)
+        except BrokerURLError as exc:
+            print(f"burrito-table: venue: {exc}", file=sys.stderr)
+            return 2
+        return _run_venue(args, service, store)
+    except ValueError as exc:
+        print(f"burrito-table: venue: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+
+
+def _size(text: str) -> tuple[int, int]:
+    from game.app.runner import parse_size
+
+    return parse_size(text)
+
+
+def _run_venue(args: argparse.Namespace, service: Any, store: Any) -> int:
+    service.start()
+    end = time.monotonic() + args.seconds if args.seconds > 0 else None
+    try:
+        if args.json or args.headless:
+            while end is None or time.monotonic() < end:
+                time.sleep(0.2 if end is not None else 1.0)
+                if args.headless and not args.json:
+                    print(json.dumps(store.report(), separators=(",", ":")), flush=True)
+            if args.json:
+                print(json.dumps(store.report(), indent=1))
+            return 0
+        from game.venue.screen import run_screen
+
+        return run_screen(store, service, _size(args.size), end)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        service.stop()
