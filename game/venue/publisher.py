@@ -69,12 +69,13 @@ class Publisher:
         if self.broker.username:
             self.client.username_pw_set(self.broker.username, self.broker.password)
         self.client.will_set(self.topic("status"), json.dumps(self._status("offline")), qos=1, retain=True)
-        self.client.reconnect_delay_set(1, 5)
+        self.client.reconnect_delay_set(1, 2)  # a lost broker is retried every 2 s at most
         self.client.max_inflight_messages_set(max_inflight)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         # the app's side: what has been queued so far
+        self._status_now: tuple[str, dict[str, Any]] = ("online", {})
         self._game: int | None = None
         self._game_key = ""
         self._sent_events = 0
@@ -135,8 +136,8 @@ class Publisher:
             self.connected = True
             self.counts["connects"] += 1
             self._lock.notify_all()
-        # "online" again after a reconnect: the broker may have published the last will meanwhile.
-        self.queue_status("online")
+        # The status again after a reconnect: the broker may have published the last will meanwhile.
+        self.queue_status(*self._status_now)
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:
@@ -204,7 +205,10 @@ class Publisher:
         return {"v": SCHEMA_VERSION, "kind": "status", "venue": self.venue, "table": self.table, "state": state,
                 "sent": time.time(), **extra}
 
-    def queue_status(self, state: str, **extra: Any) -> None:
+    def queue_status(self, state: str, extra: dict[str, Any] | None = None) -> None:
+        """The table's retained status ("online", "playing", "idle", "offline"), re-sent after every reconnect."""
+        self._status_now = (state, dict(extra or {}))
+        extra = self._status_now[1]
         self._queue(Outgoing(self.topic("status"), self._status(state, **extra), retain=True), key="status")
 
     def _game_msg(self, kind: str, seq: int, **body: Any) -> dict[str, Any]:
@@ -217,7 +221,7 @@ class Publisher:
         self._sent_events, self._ended = 0, False
         head = {k: setup.get(k) for k in ("game", "seats", "players") if k in setup}
         self._queue(Outgoing(self.topic("game", "started"), self._game_msg("started", 0, setup=head, started=started)))
-        self.queue_status("playing", game=self._game_key, name=setup.get("game"))
+        self.queue_status("playing", {"game": self._game_key, "name": setup.get("game")})
 
     def call(self, seq: int, event: dict[str, Any]) -> None:
         """One journaled event (a call, a set, a move) with its journal sequence number."""
@@ -241,7 +245,7 @@ class Publisher:
 
         self._queue(Outgoing(self.topic("game", "ended"), body))
         self._ended = True
-        self.queue_status("idle", game=self._game_key)
+        self.queue_status("idle", {"game": self._game_key})
 
     # -- the table app's hook -----------------------------------------------------------------------------
 

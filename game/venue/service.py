@@ -191,7 +191,7 @@ class VenueService:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
         if self.broker.username:
             self.client.username_pw_set(self.broker.username, self.broker.password)
-        self.client.reconnect_delay_set(1, 5)
+        self.client.reconnect_delay_set(1, 2)  # a lost broker is retried every 2 s at most
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
