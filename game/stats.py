@@ -110,6 +110,16 @@ def _bruise_counts(state: Any) -> list[int] | None:
     return [sum(r.bruises[i] for r in rounds) for i in range(len(rounds[0].bruises))]
 
 
+def _fighting(battle: Any, seat: int) -> bool:
+    """A hit counts only on a seat in the battle (a burrito touching anyone else is a miss, by the rules)."""
+    if battle is None:
+        return False
+    fighters = getattr(battle, "fighters", None)  # Throw Throw Burrito
+    if fighters is None:
+        fighters = getattr(battle, "alive", {})  # Zombie Burrito: seats still in
+    return seat in fighters
+
+
 def _winners(summary: dict[str, Any]) -> list[int]:
     """Winning seats from a rules summary: one seat, a team's seats, or the tied top scorers."""
     if "winners" in summary:  # Taco vs Burrito
@@ -159,7 +169,7 @@ def game_record(game_id: int, setup: dict[str, Any], events: list[dict[str, Any]
         seat = ev.get("seat")
         if kind == "throw" and isinstance(seat, int):
             seats[seat - 1].throws += 1
-        elif kind == "hit" and isinstance(seat, int) and isinstance(thrower, int):
+        elif kind == "hit" and isinstance(seat, int) and isinstance(thrower, int) and _fighting(battle, seat):
             seats[thrower - 1].hits += 1
             seats[seat - 1].hit_by += 1
             cause[seat] = thrower  # the seat hit loses: the thrower gave the bruise
