@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from game.venue.hook import add_broker_args
+
 
 def add_commands(subparsers: Any) -> None:
     demo = subparsers.add_parser(
@@ -26,6 +28,7 @@ def add_commands(subparsers: Any) -> None:
     demo.add_argument("--audio-device", metavar="NAME", help="audio output device, by (part of) its name")
     demo.add_argument("--no-referee", action="store_true", help="bots feed table events directly even if the referee is there")
     demo.add_argument("--max-seconds", type=float, default=900.0, help=argparse.SUPPRESS)
+    add_broker_args(demo)
     demo.set_defaults(func=cmd_demo)
     add_play(subparsers)
 
@@ -57,6 +60,7 @@ def add_play(subparsers: Any) -> None:
     play.add_argument("--shutdown-command", default="", metavar="CMD",
                       help="run when the table menu's shut down is chosen (kiosk: 'sudo -n /usr/bin/systemctl poweroff')")
     play.add_argument("--max-frames", type=int, default=0, help=argparse.SUPPRESS)
+    add_broker_args(play)
     play.set_defaults(func=cmd_play)
 
 

@@ -146,6 +146,9 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
                    banner=f"DEMO - {_count(n)} bots play through simulation mode", mode=mode)
     if headless:
         app.presenter.pace = 0.35  # nobody watches: moments flash by, the bots wait less
+    from game.venue.hook import attach_publisher
+
+    publisher = attach_publisher(app, args, rig.host)  # None without --broker
     bots = mode.bots(app, rig, args.seed, not app.use_referee)
     print(f"{mode.title}: {_count(n)} bots play {mode.demo_length} in simulation mode", file=out)
     print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
@@ -175,6 +178,8 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
             ending = mode.standings(app.live.table.summary())  # type: ignore[union-attr]
             print("\n".join(ending), file=out, flush=True)
     finally:
+        if publisher is not None:
+            publisher.stop()
         rig.close()
         journal.close()
         if sound is not None:
@@ -391,6 +396,9 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                    banner="SIMULATION MODE - keys press the seat buttons" if sim else "",
                    settings=house, settings_file=settings_file)
     app.open_lobby()
+    from game.venue.hook import attach_publisher
+
+    publisher = attach_publisher(app, args, host)  # None without --broker
     controls = SimControls(app, rig, clock) if rig is not None else None
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
     status = 0
@@ -449,6 +457,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
             if delay > 0:
                 woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
     finally:
+        if publisher is not None:
+            publisher.stop()
         if rig is not None:
             rig.close()
         else:

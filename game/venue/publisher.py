@@ -1,7 +1,7 @@
 """A table's MQTT publisher: queued, bounded, never in the way of play.
 
-The table app calls :meth:`Publisher.table_changed` after every journaled event (and at a game's start) and
-:meth:`Publisher.device_event` with link changes and heartbeats. Those calls only append to a bounded buffer under a
+The table app calls :meth:`Publisher.table_changed` after every journaled event (and at a game's start), and
+:meth:`Publisher.watch_devices` polls the device host's health on a thread of its own. Those calls only append to a bounded buffer under a
 lock and return: JSON encoding, the game record at the end, and all network work happen on the publisher's own thread
 and paho's network thread. Faults never reach the caller.
 
@@ -30,7 +30,7 @@ from game.venue.topics import SCHEMA_VERSION, Broker, check_name, parse_broker, 
 
 log = logging.getLogger(__name__)
 
-HEALTH_EVERY_S = 30.0  # a device's health is republished at most this often unless its link changes
+HEALTH_EVERY_S = 30.0  # a device's health is republished this often, and at once when its link changes
 
 
 @dataclass
@@ -80,8 +80,6 @@ class Publisher:
         self._game_key = ""
         self._sent_events = 0
         self._ended = False
-        self._health_at: dict[str, float] = {}
-        self._health: dict[str, dict[str, Any]] = {}  # device -> what is known of it (link, battery, link quality)
 
     def topic(self, *parts: str) -> str:
         return table_topic(self.venue, self.table, *parts)
@@ -280,26 +278,30 @@ class Publisher:
         if over and not self._ended:
             self.game_ended(live.game_id, self._setup, events, self._started)
 
-    def device_event(self, ev: Any) -> None:
-        """A device's link change or heartbeat: its health, at most every ``HEALTH_EVERY_S`` unless the link changed."""
-        try:
-            name = getattr(ev, "device", None)
-            state = getattr(ev, "state", None)
-            if name is None or (state is None and not hasattr(ev, "battery_pct")):
-                return  # a motion event: not health
-            now = time.monotonic()
-            known = self._health.setdefault(name, {"link": None, "battery_pct": None, "link_pct": None})
-            changed = state is not None and known["link"] != state
-            if state is not None:
-                known["link"] = state
-            for k in ("battery_pct", "link_pct"):
-                if getattr(ev, k, None) is not None:
-                    known[k] = getattr(ev, k)
-            if not changed and now - self._health_at.get(name, -1e9) < HEALTH_EVERY_S:
-                return
-            self._health_at[name] = now
-            body = {"v": SCHEMA_VERSION, "kind": "health", "venue": self.venue, "table": self.table, "device": name,
-                    "device_kind": getattr(ev, "device_kind", None), **known, "sent": time.time()}
-            self._queue(Outgoing(self.topic("device", name, "health"), body, retain=True), key=("health", name))
-        except Exception as exc:  # noqa: BLE001 - publishing never breaks play
-            log.error("publisher: device health: %s", exc)
+    def watch_devices(self, health: Callable[[], list[Any]], every: float = HEALTH_EVERY_S) -> None:
+        """Publish every device's health (``DeviceHost.health``) now and every ``every`` s, and at once when a
+        device goes online or offline (checked each second); on the publisher's own thread."""
+
+        def run() -> None:
+            last: dict[str, tuple[bool, float]] = {}
+            while not self._stop:
+                now = time.monotonic()
+                try:
+                    for h in health():
+                        seen = last.get(h.name)
+                        if seen is None or seen[0] != h.online or now - seen[1] >= every:
+                            last[h.name] = (h.online, now)
+                            self.device_health(h)
+                except Exception as exc:  # noqa: BLE001 - health is a nicety: never stop the table
+                    log.error("publisher: device health: %s", exc)
+                time.sleep(1.0)
+
+        threading.Thread(target=run, name="mqtt-device-health", daemon=True).start()
+
+    def device_health(self, h: Any) -> None:
+        """One device's health (a ``DeviceHealth``), retained; a newer one replaces an older one still waiting."""
+        body = {"v": SCHEMA_VERSION, "kind": "health", "venue": self.venue, "table": self.table, "device": h.name,
+                "device_kind": h.kind, "seat": h.seat, "link": "online" if h.online else "offline",
+                "battery_pct": h.battery_pct, "battery_mv": h.battery_mv, "link_pct": h.link_pct,
+                "rssi_dbm": h.rssi_dbm, "events": h.events, "duplicates": h.duplicates, "sent": time.time()}
+        self._queue(Outgoing(self.topic("device", h.name, "health"), body, retain=True), key=("health", h.name))
