@@ -39,13 +39,14 @@ def _secs(v: float | None) -> str:
 
 
 COLUMNS: list[tuple[str, str, float]] = [  # header, key, right edge as a share of the board's width
-    ("GAMES", "games", 0.47), ("WINS", "wins", 0.57), ("HITS", "hits", 0.67), ("CATCH", "catches", 0.77),
-    ("BRUISES +/-", "bruises", 0.91), ("FASTEST", "fastest_call_s", 1.0)]
+    ("GAMES", "games", 0.41), ("WINS", "wins", 0.5), ("HITS", "hits", 0.59), ("CATCH", "catches", 0.68),
+    ("BRUISES", "bruises", 0.78), ("NO BUENO", "no_bueno_won", 0.89), ("FASTEST", "fastest_call_s", 1.0)]
 
 
 def draw_board(surface: pygame.Surface, players: list[dict[str, Any]], tables: list[dict[str, Any]] | None,
                title: str, footer: str) -> None:
-    """Players best first (rank, name, games, wins, hits, catches, bruises, fastest call); tables at the right."""
+    """Players best first (rank, name, games, wins, hits, catches, bruises given/taken, No Bueno races won, fastest
+    call); the tables and their state at the right, when given."""
     p = Painter(surface)
     background(p, GOLD)
     p.text(title, 96, GOLD, (p.w / 2, p.px(92)), max_w=p.w * 0.9)
@@ -71,7 +72,7 @@ def draw_board(surface: pygame.Surface, players: list[dict[str, Any]], tables: l
         if i % 2 == 0:
             pygame.draw.rect(p.s, (22, 18, 56), (board.left + p.px(12), y - row_h // 2, board.width - p.px(24), row_h))
         _cell(p, str(i + 1), 44, colour, x0, y)
-        _cell(p, str(pl["name"]), 48, colour, x0 + p.px(70), y, max_w=bw * 0.3)
+        _cell(p, str(pl["name"]), 48, colour, x0 + p.px(70), y, max_w=bw * 0.24)
         for _, key, edge in COLUMNS:
             if key == "bruises":
                 text = f"{pl['bruises_given']}/{pl['bruises_taken']}"
