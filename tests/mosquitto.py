@@ -27,7 +27,7 @@ def free_port() -> int:
 class Mosquitto:
     """One broker process; ``stop``/``start`` again keeps its persistence file (queued QoS 1 messages, sessions)."""
 
-    def __init__(self, workdir: Path, port: int | None = None) -> None:
+    def __init__(self, workdir: Path, port: int | None = None, save_every_change: bool = True) -> None:
         if MOSQUITTO is None:
             raise RuntimeError("mosquitto is not installed: run tests/install-system-deps.sh (Debian package mosquitto)")
         self.dir = workdir
@@ -41,8 +41,9 @@ class Mosquitto:
             f"user {getpass.getuser()}\n"
             "persistence true\n"
             f"persistence_location {self.dir}/\n"
-            "autosave_interval 1\n"
-            "autosave_on_changes true\n"  # with interval 1: saved after every change (a SIGKILL loses little)
+            # Tests: saved after every change, so a SIGKILL loses next to nothing. Otherwise a venue's setting:
+            # every 60 s and at a clean shutdown (docs/venue.md).
+            + ("autosave_interval 1\nautosave_on_changes true\n" if save_every_change else "autosave_interval 60\n") +
             "max_queued_messages 100000\n"
             f"log_dest file {self.dir}/mosquitto.log\n"
             "log_type error\nlog_type warning\nlog_type notice\n"

@@ -93,12 +93,20 @@ def finished(svc: VenueService, games: int = 1) -> Callable[[], bool]:
 def test_a_game_reaches_the_venue_and_its_leaderboard_matches_the_tables_own_stats(tmp_path: Path, broker: Mosquitto,
                                                                                    venue: VenueService) -> None:
     journal = Journal(str(tmp_path / "table.db"))
+    # A chain's head office, on the same broker: finished games and status only.
+    office = VenueService(broker.url, VenueStore(str(tmp_path / "office.db")), client_id="office",
+                          results_only=True).start()
+    assert office.connected.wait(5)
     pub = Publisher(broker.url, "cantina", "t1").start()
     player = TablePlayer(journal, pub)
     player.play()
     assert pub.flush(10)
     wait_for(lambda: finished(venue)() and venue.store.tables()[0]["state"] == "idle",
              what="the ended game and the idle table at the venue")
+    wait_for(finished(office), what="the ended game at the head office")
+    assert office.store.report()["calls"] == 0 and office.store.leaderboard() == venue.store.leaderboard()
+    office.stop()
+    office.store.close()
     rep = venue.store.report()
     assert rep["calls"] == len(player.events)  # every journaled event, once
     local = report(journal_records(str(tmp_path / "table.db")))

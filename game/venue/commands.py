@@ -40,6 +40,8 @@ def add_commands(subparsers: Any) -> None:
     venue.add_argument("--headless", action="store_true", help="no screen: print the leaderboard as JSON once a second")
     venue.add_argument("--screenshot", metavar="PNG", help="draw the stored leaderboard into a PNG and exit")
     venue.add_argument("--size", metavar="WxH", default="1280x720", help="screen size (default 1280x720)")
+    venue.add_argument("--results-only", action="store_true",
+                       help="subscribe to finished games and table status only (a chain's head office)")
     venue.add_argument("--no-discovery", action="store_true", help="no Home Assistant discovery for device batteries")
     venue.set_defaults(func=cmd_venue)
 
@@ -91,7 +93,8 @@ def cmd_venue(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         try:
-            service = VenueService(args.broker, store, args.venue, discovery=not args.no_discovery)
+            service = VenueService(args.broker, store, args.venue, discovery=not args.no_discovery,
+                                   results_only=args.results_only)
         except BrokerURLError as exc:
             print(f"burrito-table: venue: {exc}", file=sys.stderr)
             return 2

@@ -177,14 +177,17 @@ class VenueStore:
 
 
 class VenueService:
-    """Subscribes to ``burrito-table/<venue>/+/#`` (every venue with ``venue=None``) and stores into a VenueStore."""
+    """Subscribes to ``burrito-table/<venue>/+/#`` (every venue with ``venue=None``; with ``results_only`` just each
+    table's ``game/ended`` and ``status``) and stores into a VenueStore."""
 
     def __init__(self, broker: str | Broker, store: VenueStore, venue: str | None = None,
-                 client_id: str = "burrito-venue", discovery: bool = True) -> None:
+                 client_id: str = "burrito-venue", discovery: bool = True, results_only: bool = False) -> None:
         self.broker = parse_broker(broker) if isinstance(broker, str) else broker
         self.store = store
         self.venue = check_name("venue", venue) if venue else None
         self.discovery = discovery
+        #: a chain's head office: finished games and table status only (about 1 message per table per game)
+        self.results_only = results_only
         self._announced: set[tuple[str, str]] = set()
         self.connected = threading.Event()
         self.received = 0
@@ -197,8 +200,9 @@ class VenueService:
         self.client.on_message = self._on_message
 
     @property
-    def pattern(self) -> str:
-        return f"{ROOT}/{self.venue or '+'}/+/#"
+    def patterns(self) -> list[str]:
+        base = f"{ROOT}/{self.venue or '+'}/+"
+        return [f"{base}/game/ended", f"{base}/status"] if self.results_only else [f"{base}/#"]
 
     def start(self) -> VenueService:
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
@@ -216,7 +220,7 @@ class VenueService:
             log.warning("broker refused the venue: %s", reason)
             return
         # Subscribing again on a resumed session is harmless, and needed when the broker lost the session.
-        client.subscribe(self.pattern, qos=1)
+        client.subscribe([(p, 1) for p in self.patterns])
         self.connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
