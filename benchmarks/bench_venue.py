@@ -132,6 +132,14 @@ def main() -> int:
     cpu = time.process_time() - cpu0
     flushed = all(t.publisher.flush(10) for t in tables)
     stats = [t.publisher.stats() for t in tables]
+    if args.screenshot:  # while the tables are still up: the venue as its screen shows it during play
+        time.sleep(1.0)
+        from game.venue.screen import save_png
+        from game.venue.service import VenueStore
+
+        store = VenueStore(str(db))
+        save_png(store.report(), args.screenshot)
+        store.close()
     for t in tables:
         t.publisher.stop(1.0)
     out, _ = venue.communicate(timeout=60)
@@ -163,12 +171,6 @@ def main() -> int:
     print(f"table hook (table_changed), us: p50 {pct(hook, 50):.0f}  p99 {pct(hook, 99):.0f}  max {max(hook):.0f}; "
           f"tables' process CPU {cpu / wall * 100:.0f}% of one core")
     if args.screenshot:
-        from game.venue.screen import save_png
-        from game.venue.service import VenueStore
-
-        store = VenueStore(str(db))
-        save_png(store.report(), args.screenshot)
-        store.close()
         print(f"wrote {args.screenshot}")
     return 0
 

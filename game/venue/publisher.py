@@ -26,6 +26,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from game.commands import standings as ttb_standings
+from game.stats import game_record
 from game.venue.topics import SCHEMA_VERSION, Broker, check_name, parse_broker, table_topic
 
 log = logging.getLogger(__name__)
@@ -231,8 +233,6 @@ class Publisher:
 
     def game_ended(self, game_id: int, setup: dict[str, Any], events: list[dict[str, Any]], started: float) -> None:
         """The game's record (``game.stats``), folded on the publisher's thread, not the table's."""
-        from game.stats import game_record
-
         seq = len(events) + 1
         msg = self._game_msg("ended", seq)
         events = list(events)
@@ -270,8 +270,6 @@ class Publisher:
             while self._sent_events < len(events):
                 self._sent_events += 1
                 self.call(self._sent_events, events[self._sent_events - 1])
-            from game.commands import standings as ttb_standings
-
             standings = getattr(live.table.rules, "standings", ttb_standings)  # as replay picks them
             lines = [ln.strip() for ln in standings(live.table.summary()) if ln.strip() and ln.strip() != "Standings"]
             self.standings(len(events), lines)

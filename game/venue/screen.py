@@ -103,7 +103,8 @@ def _draw_tables(p: Painter, tables: list[dict[str, Any]], box: pygame.Rect) -> 
         _cell(p, state.upper(), 30, colour, box.right - p.px(24), y - p.px(12), "right")
         low = [d for d in t.get("devices", []) if d.get("battery_pct") is not None
                and d["battery_pct"] < LOW_BATTERY_PCT]
-        detail = f"{t.get('games_finished', 0)} games, {t.get('calls', 0)} calls"
+        games, calls = t.get("games_finished", 0), t.get("calls", 0)
+        detail = f"{games} game{'s' if games != 1 else ''}, {calls} call{'s' if calls != 1 else ''}"
         _cell(p, detail, 28, GREY, box.left + p.px(72), y + p.px(24), max_w=box.width * 0.8)
         if low:
             worst = min(low, key=lambda d: d["battery_pct"])
