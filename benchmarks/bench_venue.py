@@ -29,10 +29,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+
 from game.journal import Journal, JournaledTable  # noqa: E402
 from game.venue.publisher import Publisher  # noqa: E402
-from game.venue.sample import sample_games  # noqa: E402
 from tests.mosquitto import Mosquitto  # noqa: E402
+from tests.venue_sample import sample_games  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

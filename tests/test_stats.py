@@ -22,7 +22,7 @@ NAMES = {"1": {"name": "Ana", "colour": "#FF0000"}, "2": {"name": "Bo"}, "4": {"
 
 
 def demo(game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    lines = [json.loads(ln) for ln in (ROOT / f"game/data/demo-{game}.jsonl").read_text().splitlines() if ln.strip()]
+    lines = [json.loads(ln) for ln in (ROOT / "game/games" / game.replace("-", "_") / "data/demo.jsonl").read_text().splitlines() if ln.strip()]
     return dict(lines[0], players=NAMES), lines[1:]
 
 

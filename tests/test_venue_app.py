@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.sim import open_sim, press
 from game.journal import Journal
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.sim import open_sim, press
 from game.venue.hook import attach_publisher
 from game.venue.service import VenueService, VenueStore
 from tests.mosquitto import Mosquitto

@@ -12,9 +12,9 @@ import pytest
 
 from game.cli import main
 from game.stats import game_record, report
-from game.venue.sample import sample_games
 from game.venue.screen import draw_table_stats, draw_venue, save_png
 from game.venue.service import VenueStore
+from tests.venue_sample import sample_games
 
 GOLD = (255, 200, 20)
 

@@ -107,7 +107,7 @@ def cmd_venue(args: argparse.Namespace) -> int:
 
 
 def _size(text: str) -> tuple[int, int]:
-    from game.app.runner import parse_size
+    from game.table.runner import parse_size
 
     return parse_size(text)
 

@@ -26,7 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from game.commands import standings as ttb_standings
+from game.registry import game_for
 from game.stats import game_record
 from game.venue.topics import SCHEMA_VERSION, Broker, check_name, parse_broker, table_topic
 
@@ -270,8 +270,8 @@ class Publisher:
             while self._sent_events < len(events):
                 self._sent_events += 1
                 self.call(self._sent_events, events[self._sent_events - 1])
-            standings = getattr(live.table.rules, "standings", ttb_standings)  # as replay picks them
-            lines = [ln.strip() for ln in standings(live.table.summary()) if ln.strip() and ln.strip() != "Standings"]
+            ending = game_for(live.table.rules.name).standings(live.table.summary())  # as replay writes them
+            lines = [ln.strip() for ln in ending if ln.strip() and ln.strip() != "Standings"]
             self.standings(len(events), lines)
         if over and not self._ended:
             self.game_ended(live.game_id, self._setup, events, self._started)

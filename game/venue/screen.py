@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from game.app.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, RED, WHITE, Painter, background, font
+from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, RED, WHITE, Painter, background, font
 
 Colour = tuple[int, int, int]
 STATE_COLOURS: dict[str, Colour] = {"playing": GOLD, "online": LIME, "idle": LIME, "offline": GREY}
@@ -138,7 +138,7 @@ def save_png(report: dict[str, Any], path: str, size: tuple[int, int] = (1280, 7
 
 def run_screen(store: Any, service: Any, size: tuple[int, int], end: float | None) -> int:
     """The venue's own screen: redrawn once a second from the SQLite file until closed (or ``end``)."""
-    from game.app.runner import display_reason, go_headless, open_screen
+    from game.table.runner import display_reason, go_headless, open_screen
 
     headless = display_reason() is None
     if headless:
@@ -160,6 +160,6 @@ def run_screen(store: Any, service: Any, size: tuple[int, int], end: float | Non
         return 0
     finally:
         pygame.quit()
-        from game.app.screens import forget_fonts
+        from game.table.screens import forget_fonts
 
         forget_fonts()

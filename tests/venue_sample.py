@@ -1,8 +1,8 @@
 """Sample games for a busy venue: whole, valid games of the three games with named players, for the leaderboard
 screenshot, the 50-table benchmark and tests. Seeded: the same seed gives the same games.
 
-Zombie Burrito games come from the seeded bot (``game.sim_zombie``); Throw Throw Burrito and Taco vs Burrito replay the
-shipped demo games (``game/data``) with other players' names on the seats.
+Zombie Burrito games come from its seeded bot (``game.games.zombie_burrito.sim``); Throw Throw Burrito and Taco vs
+Burrito replay their shipped demo games with other players' names on the seats.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ NAMES = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fern", "Gus", "Hana", "Ike", "Jo", "K
 
 
 def _demo(game: str) -> list[dict[str, Any]]:
-    text = resources.files("game.data").joinpath(f"demo-{game}.jsonl").read_text(encoding="utf-8")
+    package = "game.games." + game.replace("-", "_")
+    text = resources.files(package).joinpath("data/demo.jsonl").read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def sample_games(n: int, seed: int = 0, names: list[str] | None = None) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """``n`` games as (setup, events); about one seat in six stays anonymous, as at a real table."""
-    from game.sim_zombie import simulate
+    from game.games.zombie_burrito.sim import simulate
 
     rng = random.Random(seed)
     pool = names or NAMES
