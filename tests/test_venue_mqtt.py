@@ -4,6 +4,7 @@ no duplicates, a table that cannot reach the broker, the bounded buffer, retaine
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -275,3 +276,28 @@ def test_venue_ignores_other_schema_versions_and_bad_json_and_counts_them(tmp_pa
     assert store.handle("burrito-table/cantina/t1/game/call", body) == "duplicate"
     assert store.counters() == {"bad_payloads": 2, "duplicates": 1}
     store.close()
+
+
+def test_venue_command_subscribes_stores_and_prints_the_board_and_its_screen_runs_headless(
+        tmp_path: Path, broker: Mosquitto) -> None:
+    db = tmp_path / "venue.db"
+    cmd = [sys.executable, "-m", "game", "venue", "--broker", broker.url, "--db", str(db), "--venue", "cantina"]
+    proc = subprocess.Popen([*cmd, "--json", "--seconds", "4"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: db.exists(), what="the venue's database")
+        time.sleep(1.5)  # and its subscription: a venue is there before its tables
+        journal = Journal(str(tmp_path / "table.db"))
+        pub = Publisher(broker.url, "cantina", "t1").start()
+        TablePlayer(journal, pub, "zombie-burrito").play()
+        assert pub.flush(10)
+        pub.stop()
+        journal.close()
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0
+    rep = json.loads(out)
+    assert rep["games_finished"] == 1 and {p["name"] for p in rep["leaderboard"]} == {"Ana", "Bo", "Cy"}
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    shown = subprocess.run([*cmd, "--seconds", "1.5"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=30)
+    assert shown.returncode == 0 and "drawn off-screen" in shown.stdout

@@ -83,3 +83,41 @@ def test_venue_json_and_screenshot_read_the_stored_board_without_a_broker(tmp_pa
     assert png.exists()
     assert main(["venue", "--db", db]) == 2  # nothing to do without --broker
     assert "--broker URL is needed" in capsys.readouterr().err
+
+
+def test_an_idle_lobby_shows_the_tables_stats_now_and_then_and_a_press_brings_the_lobby_back(tmp_path: Path) -> None:
+    from game.journal import Journal, JournaledTable
+    from game.table.clock import SteppedClock
+    from game.table.loop import TableApp
+    from game.table.sim import open_sim
+    from game.venue.screen import StatsAttract
+    from hardware.events import SeatEvent
+
+    path = str(tmp_path / "table.db")
+    journal = Journal(path)
+    for setup, events in sample_games(3, seed=5):
+        live, _ = JournaledTable.new(journal, setup)
+        for ev in events:
+            live.submit(ev)
+        live.finish()
+        journal.mark_finished(live.game_id)
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4)
+    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4])
+    try:
+        app.open_lobby()
+        attract = StatsAttract(path, idle_s=5.0, show_s=3.0, cycle_s=10.0)
+        assert attract.showing(app, 100.0) is None  # idle from now: the lobby first
+        deadline = time.monotonic() + 10
+        while attract.showing(app, 105.5) is None and time.monotonic() < deadline:
+            time.sleep(0.02)  # the stats are folded on a thread
+        shown = attract.showing(app, 105.5)
+        assert shown is not None and len(shown["games"]) == 3 and shown["players"]
+        assert attract.showing(app, 109.0) is None  # 3 s of every 10 s
+        assert attract.showing(app, 115.5) is shown
+        assert app.lobby is not None
+        app.lobby.seat_event(SeatEvent(t=116.0, seat=2, button="SET", action="press"))  # a seat joins
+        assert attract.showing(app, 116.0) is None and attract.showing(app, 125.5) is None
+    finally:
+        rig.close()
+        journal.close()

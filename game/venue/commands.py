@@ -124,10 +124,40 @@ def _run_venue(args: argparse.Namespace, service: Any, store: Any) -> int:
             if args.json:
                 print(json.dumps(store.report(), indent=1))
             return 0
-        from game.venue.screen import run_screen
-
-        return run_screen(store, service, _size(args.size), end)
+        return run_screen(store, _size(args.size), end)
     except KeyboardInterrupt:
         return 0
     finally:
         service.stop()
+
+
+def run_screen(store: Any, size: tuple[int, int], end: float | None) -> int:
+    """The venue's own screen: redrawn once a second from the SQLite file until closed (or ``end``)."""
+    import pygame
+
+    from game.table.runner import display_reason, go_headless, open_screen
+    from game.venue.screen import draw_venue
+
+    headless = display_reason() is None
+    if headless:
+        go_headless()
+        print("No display found: the leaderboard is drawn off-screen only (use --json or --headless to see it).")
+    screen = open_screen(headless, size, fullscreen=False)
+    pygame.display.set_caption("Burrito Table - venue")
+    try:
+        drawn = 0.0
+        while end is None or time.monotonic() < end:
+            if time.monotonic() - drawn >= 1.0:
+                draw_venue(screen, store.report())
+                pygame.display.flip()
+                drawn = time.monotonic()
+            for ev in pygame.event.get():
+                if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
+                    return 0
+            time.sleep(0.1)
+        return 0
+    finally:
+        pygame.quit()
+        from game.table.screens import forget_fonts
+
+        forget_fonts()

@@ -7,12 +7,16 @@ surface height like every table screen, readable from across a room.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from typing import Any
 
 import pygame
 
 from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, RED, WHITE, Painter, background, font
+
+log = logging.getLogger(__name__)
 
 Colour = tuple[int, int, int]
 STATE_COLOURS: dict[str, Colour] = {"playing": GOLD, "online": LIME, "idle": LIME, "offline": GREY}
@@ -136,30 +140,45 @@ def save_png(report: dict[str, Any], path: str, size: tuple[int, int] = (1280, 7
     pygame.image.save(surface, path)
 
 
-def run_screen(store: Any, service: Any, size: tuple[int, int], end: float | None) -> int:
-    """The venue's own screen: redrawn once a second from the SQLite file until closed (or ``end``)."""
-    from game.table.runner import display_reason, go_headless, open_screen
+class StatsAttract:
+    """The attract loop: an idle lobby (nobody joined, no resume offer) shows the table's stats now and then.
 
-    headless = display_reason() is None
-    if headless:
-        go_headless()
-        print("No display found: the leaderboard is drawn off-screen only (use --json or --headless to see it).")
-    screen = open_screen(headless, size, fullscreen=False)
-    pygame.display.set_caption("Burrito Table - venue")
-    try:
-        drawn = 0.0
-        while end is None or time.monotonic() < end:
-            if time.monotonic() - drawn >= 1.0:
-                draw_venue(screen, store.report())
-                pygame.display.flip()
-                drawn = time.monotonic()
-            for ev in pygame.event.get():
-                if ev.type == pygame.QUIT or (ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE):
-                    return 0
-            time.sleep(0.1)
-        return 0
-    finally:
-        pygame.quit()
-        from game.table.screens import forget_fonts
+    After ``idle_s`` of an empty lobby, the stats screen takes ``show_s`` of every ``cycle_s``; the first press (a seat
+    joining) brings the lobby straight back. The stats are folded from the journal on a thread of their own, once
+    per lobby opening, so a long history never stalls the frame.
+    """
 
-        forget_fonts()
+    def __init__(self, journal_path: str, idle_s: float = 30.0, show_s: float = 10.0, cycle_s: float = 30.0) -> None:
+        self.journal_path = journal_path
+        self.idle_s, self.show_s, self.cycle_s = idle_s, show_s, cycle_s
+        self.report: dict[str, Any] | None = None
+        self._lobby: Any = None
+        self._idle_since: float | None = None
+        self._loading: threading.Thread | None = None
+
+    def _load(self) -> None:
+        from game.stats import StatsError, journal_records, report
+
+        try:
+            self.report = report(journal_records(self.journal_path))
+        except StatsError as exc:  # a damaged game: the lobby simply shows no stats
+            log.warning("stats for the attract loop: %s", exc)
+
+    def showing(self, app: Any, now: float) -> dict[str, Any] | None:
+        """The stats report to draw instead of the lobby at ``now``, or None: draw the app's view."""
+        lobby = app.lobby
+        idle = (lobby is not None and not lobby.joined and lobby.resume is None and app.error is None
+                and not app.menu_open)
+        if lobby is not self._lobby:  # a new lobby (after a game): fresh stats, idle from now
+            self._lobby, self.report, self._loading = lobby, None, None
+            self._idle_since = None
+        if not idle:
+            self._idle_since = None
+            return None
+        if self._idle_since is None:
+            self._idle_since = now
+        if self._loading is None:
+            self._loading = threading.Thread(target=self._load, name="stats-attract", daemon=True)
+            self._loading.start()
+        idle_for = now - self._idle_since - self.idle_s
+        return self.report if idle_for >= 0 and idle_for % self.cycle_s < self.show_s else None
