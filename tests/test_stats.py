@@ -146,3 +146,11 @@ def test_a_damaged_game_names_the_journal_and_game(journal_path: str, capsys: py
     assert main(["stats", "--journal", journal_path]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"burrito-table: stats: journal {journal_path}: game 2") and "\n" not in err
+
+
+def test_stats_screenshot_draws_the_lobby_stats_screen(journal_path: str, tmp_path: Path) -> None:
+    import pygame
+
+    png = tmp_path / "stats.png"
+    assert main(["stats", "--journal", journal_path, "--screenshot", str(png)]) == 0
+    assert pygame.image.load(str(png)).get_size() == (1280, 720)

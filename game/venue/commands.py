@@ -24,6 +24,7 @@ def add_commands(subparsers: Any) -> None:
     stats.add_argument("--player", metavar="NAME", help="only this player's games and totals")
     stats.add_argument("--since", metavar="DATE", help="only games started on or after DATE (ISO, UTC by default)")
     stats.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    stats.add_argument("--screenshot", metavar="PNG", help="draw the players as the lobby's stats screen shows them")
     stats.set_defaults(func=cmd_stats)
 
     venue = subparsers.add_parser(
@@ -60,7 +61,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
         return 2
     if args.player is not None and not rep["players"]:
         print(f"burrito-table: stats: no games for player {args.player!r} in {path}", file=sys.stderr)
-    if args.json:
+    if args.screenshot:
+        from game.venue.screen import save_table_stats_png
+
+        save_table_stats_png(rep, args.screenshot)
+        print(f"wrote {args.screenshot}")
+    elif args.json:
         print(json.dumps(rep, indent=1))
     else:
         print("\n".join(text_report(rep)))

@@ -140,6 +140,14 @@ def save_png(report: dict[str, Any], path: str, size: tuple[int, int] = (1280, 7
     pygame.image.save(surface, path)
 
 
+def save_table_stats_png(report: dict[str, Any], path: str, size: tuple[int, int] = (1280, 720)) -> None:
+    """Draw one table's stats screen off-screen and write it to ``path``."""
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    draw_table_stats(surface, report)
+    pygame.image.save(surface, path)
+
+
 class StatsAttract:
     """The attract loop: an idle lobby (nobody joined, no resume offer) shows the table's stats now and then.
 
