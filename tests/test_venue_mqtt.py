@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -301,3 +302,36 @@ def test_venue_command_subscribes_stores_and_prints_the_board_and_its_screen_run
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
     shown = subprocess.run([*cmd, "--seconds", "1.5"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=30)
     assert shown.returncode == 0 and "drawn off-screen" in shown.stdout
+
+
+class FailingOnce(VenueStore):
+    """A store whose disk fails once on the first call: the fault a venue must survive without losing the call."""
+
+    failed = False
+
+    def handle(self, topic: str, payload: bytes, received: float | None = None) -> str:
+        if topic.endswith("/game/call") and not self.failed:
+            self.failed = True
+            raise sqlite3.OperationalError("disk I/O error")
+        return super().handle(topic, payload, received)
+
+
+def test_a_message_the_venue_fails_to_store_is_not_acknowledged_and_comes_again(tmp_path: Path,
+                                                                               broker: Mosquitto) -> None:
+    store = FailingOnce(str(tmp_path / "venue.db"))
+    svc = VenueService(broker.url, store, "cantina", client_id="venue-failing").start()
+    assert svc.connected.wait(5)
+    pub = Publisher(broker.url, "cantina", "t1").start()
+    try:
+        pub._game_key = "1-0"
+        pub.call(1, {"t": 1.0, "event": "set", "seat": 1})
+        assert pub.flush(10)
+        wait_for(lambda: svc.failed == 1, what="the failed store")
+        assert store.report()["calls"] == 0
+        svc.stop()  # unacknowledged: the broker delivers it again on the next connection of the session
+        svc.start()
+        wait_for(lambda: store.report()["calls"] == 1, what="the call delivered again")
+    finally:
+        pub.stop()
+        svc.stop()
+        store.close()

@@ -78,6 +78,8 @@ class Publisher:
         self.client.on_publish = self._on_publish
         # the app's side: what has been queued so far
         self._status_now: tuple[str, dict[str, Any]] = ("online", {})
+        self._setup: dict[str, Any] = {}  # the game in play's setup line and start time, from the journal
+        self._started = 0.0
         self._game: int | None = None
         self._game_key = ""
         self._sent_events = 0
@@ -172,7 +174,13 @@ class Publisher:
                     self.counts["errors"] += 1
                 continue
             # Outside the lock: a slow socket write must never hold up the table's thread queueing a message.
-            info = self.client.publish(msg.topic, payload, qos=1, retain=msg.retain)
+            try:
+                info = self.client.publish(msg.topic, payload, qos=1, retain=msg.retain)
+            except Exception as exc:  # noqa: BLE001 - paho refused it (too large, say): count it, carry on
+                log.error("cannot publish to %s: %s", msg.topic, exc)
+                with self._lock:
+                    self.counts["errors"] += 1
+                continue
             with self._lock:
                 if info.mid in self._early:  # acknowledged before we got here
                     self._early.discard(info.mid)

@@ -1,8 +1,8 @@
 """The venue service: subscribes to every table of a venue and keeps the leaderboard in SQLite.
 
 Exactly-once effect from at-least-once delivery: the venue subscribes with QoS 1 on a persistent session (a fixed
-client id, ``clean_session=False``), so the broker keeps what arrives while the venue is away; paho acknowledges a
-message only after ``on_message`` has returned, and ``on_message`` commits before returning. A message that comes again
+client id, ``clean_session=False``), so the broker keeps what arrives while the venue is away; a message is
+acknowledged (paho's manual ack) only once it is committed, or judged unusable and counted. A message that comes again
 (a table's resend after a broker restart, a resumed game republishing from its journal) hits the same primary key
 (table, game, seq) and changes nothing; it is counted in ``duplicates``.
 
@@ -191,7 +191,11 @@ class VenueService:
         self._announced: set[tuple[str, str]] = set()
         self.connected = threading.Event()
         self.received = 0
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        self.failed = 0  # messages the store could not take (left unacknowledged)
+        # Manual acknowledgement: a message is acknowledged only once it is committed (or judged unusable), so one
+        # the store failed on (a full disk) is delivered again after a reconnect instead of being lost.
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False,
+                                  manual_ack=True)
         if self.broker.username:
             self.client.username_pw_set(self.broker.username, self.broker.password)
         self.client.reconnect_delay_set(1, 2)  # a lost broker is retried every 2 s at most
@@ -230,8 +234,11 @@ class VenueService:
         try:
             what = self.store.handle(msg.topic, msg.payload)
         except Exception as exc:  # noqa: BLE001 - one bad message must not stop the venue
-            log.error("venue: %s: %s", msg.topic, exc)
+            log.error("venue: %s: not stored, not acknowledged: %s", msg.topic, exc)
+            self.failed += 1
             return
+        if msg.qos > 0:
+            client.ack(msg.mid, msg.qos)
         self.received += 1
         if what.startswith("ignored"):
             log.info("venue: %s: %s", msg.topic, what)
