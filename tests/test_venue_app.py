@@ -7,7 +7,9 @@ import argparse
 import json
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from game.journal import Journal
 from game.table.clock import SteppedClock
@@ -51,6 +53,21 @@ def test_the_app_publishes_its_game_calls_and_device_health_to_the_venue(tmp_pat
         wait_for(lambda: len(store.tables()[0]["devices"]) >= 4, what="device health")
         kinds = {d["device_kind"] for d in store.tables()[0]["devices"]}
         assert {"burrito", "badge"} <= kinds
+        # Home Assistant discovery: one retained battery sensor config per device, pointing at its health topic.
+        configs: dict[str, dict[str, object]] = {}
+        sub = mqtt.Client(CallbackAPIVersion.VERSION2)
+        sub.on_message = lambda c, u, m: configs.__setitem__(m.topic, json.loads(m.payload))
+        sub.connect("127.0.0.1", broker.port)
+        sub.subscribe("homeassistant/sensor/+/config", qos=1)
+        sub.loop_start()
+        try:
+            wait_for(lambda: len(configs) >= 4, what="the discovery configs")
+        finally:
+            sub.loop_stop()
+            sub.disconnect()
+        badge = next(c for t, c in configs.items() if "badge_1" in t)
+        assert badge["device_class"] == "battery" and badge["unit_of_measurement"] == "%"
+        assert badge["state_topic"] == "burrito-table/cantina/t7/device/badge-1/health"
     finally:
         publisher.stop()
         svc.stop()
