@@ -27,7 +27,8 @@ def free_port() -> int:
 class Mosquitto:
     """One broker process; ``stop``/``start`` again keeps its persistence file (queued QoS 1 messages, sessions)."""
 
-    def __init__(self, workdir: Path, port: int | None = None, save_every_change: bool = True) -> None:
+    def __init__(self, workdir: Path, port: int | None = None, save_every_change: bool = True,
+                 extra: str = "") -> None:
         if MOSQUITTO is None:
             raise RuntimeError("mosquitto is not installed: run tests/install-system-deps.sh (Debian package mosquitto)")
         self.dir = workdir
@@ -36,7 +37,7 @@ class Mosquitto:
         self.conf = self.dir / "mosquitto.conf"
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
+            + ("allow_anonymous true\n" if "allow_anonymous" not in extra else "") + extra +
             # Started as root, mosquitto drops to the "mosquitto" user, which cannot write our temp dir: stay us.
             f"user {getpass.getuser()}\n"
             "persistence true\n"

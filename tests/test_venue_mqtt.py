@@ -335,3 +335,51 @@ def test_a_message_the_venue_fails_to_store_is_not_acknowledged_and_comes_again(
         pub.stop()
         svc.stop()
         store.close()
+
+
+def test_with_logins_and_the_documented_acl_only_the_venue_reads_the_calls(tmp_path: Path) -> None:
+    """docs/venue.md, "Who may read": each table writes its own topics; only the venue's login reads them."""
+    import shutil
+
+    tool = shutil.which("mosquitto_passwd")
+    assert tool is not None, "mosquitto_passwd is missing: run tests/install-system-deps.sh (Debian package mosquitto)"
+    passwd, acl = tmp_path / "passwd", tmp_path / "acl"
+    passwd.touch()
+    for user, word in (("patio", "tablepw"), ("venue", "venuepw")):
+        subprocess.run([tool, "-b", str(passwd), user, word], check=True, capture_output=True)
+    acl.write_text("pattern write burrito-table/cantina/%u/#\n"
+                   "user venue\ntopic read burrito-table/#\ntopic write homeassistant/#\n")
+    broker = Mosquitto(tmp_path / "broker", extra=f"allow_anonymous false\npassword_file {passwd}\nacl_file {acl}\n")
+    broker.start()
+    host = f"127.0.0.1:{broker.port}"
+    store = VenueStore(str(tmp_path / "venue.db"))
+    svc = VenueService(f"mqtt://venue:venuepw@{host}", store, "cantina").start()
+    overheard: list[str] = []
+    spy = mqtt.Client(CallbackAPIVersion.VERSION2)  # a player's phone with the table's login
+    spy.username_pw_set("patio", "tablepw")
+    spy.on_message = lambda c, u, m: overheard.append(m.topic)
+    pub = Publisher(f"mqtt://patio:tablepw@{host}", "cantina", "patio").start()
+    wrong = Publisher(f"mqtt://patio:nope@{host}", "cantina", "patio", client_id="wrong-password").start()
+    journal = Journal(str(tmp_path / "table.db"))
+    try:
+        assert svc.connected.wait(5)
+        spy.connect("127.0.0.1", broker.port)
+        spy.subscribe("burrito-table/#", qos=1)
+        spy.loop_start()
+        player = TablePlayer(journal, pub, "taco-vs-burrito")
+        player.play()
+        assert pub.flush(10)
+        wait_for(finished(svc), what="the game at the venue")
+        assert store.report()["calls"] == len(player.events)
+        time.sleep(0.3)
+        assert overheard == []  # the table's login may write, not read
+        assert wrong.stats()["connects"] == 0  # a wrong password never gets in
+    finally:
+        spy.loop_stop()
+        spy.disconnect()
+        wrong.stop(0.1)
+        pub.stop()
+        svc.stop()
+        store.close()
+        journal.close()
+        broker.stop()
