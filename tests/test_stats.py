@@ -23,7 +23,7 @@ NAMES = {"1": {"name": "Ana", "colour": "#FF0000"}, "2": {"name": "Bo"}, "4": {"
 
 def demo(game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     lines = [json.loads(ln) for ln in (ROOT / "game/games" / game.replace("-", "_") / "data/demo.jsonl").read_text().splitlines() if ln.strip()]
-    return dict(lines[0], players=NAMES), lines[1:]
+    return dict(lines[0], players={k: v for k, v in NAMES.items() if int(k) <= lines[0]["seats"]}), lines[1:]
 
 
 def record_game(journal: Journal, setup: dict[str, Any], events: list[dict[str, Any]]) -> int:

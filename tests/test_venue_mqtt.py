@@ -31,7 +31,7 @@ NAMES = {"1": {"name": "Ana"}, "2": {"name": "Bo"}, "4": {"name": "Cy"}}  # seat
 
 def demo_log(game: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     lines = [json.loads(ln) for ln in (ROOT / "game/games" / game.replace("-", "_") / "data/demo.jsonl").read_text().splitlines() if ln.strip()]
-    return dict(lines[0], players=NAMES), lines[1:]
+    return dict(lines[0], players={k: v for k, v in NAMES.items() if int(k) <= lines[0]["seats"]}), lines[1:]
 
 
 def wait_for(cond: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:

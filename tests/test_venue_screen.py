@@ -14,7 +14,7 @@ from game.cli import main
 from game.stats import game_record, report
 from game.venue.screen import draw_table_stats, draw_venue, save_png
 from game.venue.service import VenueStore
-from tests.venue_sample import sample_games
+from tests.venue_sample import NAMES, sample_games
 
 GOLD = (255, 200, 20)
 
@@ -85,13 +85,13 @@ def test_venue_json_and_screenshot_read_the_stored_board_without_a_broker(tmp_pa
     assert "--broker URL is needed" in capsys.readouterr().err
 
 
-def test_an_idle_lobby_shows_the_tables_stats_now_and_then_and_a_press_brings_the_lobby_back(tmp_path: Path) -> None:
+def test_attract_mode_shows_the_tables_player_stats_after_the_last_winners(tmp_path: Path) -> None:
     from game.journal import Journal, JournaledTable
     from game.table.clock import SteppedClock
     from game.table.loop import TableApp
+    from game.table.runner import STEP_S
+    from game.table.screens import draw
     from game.table.sim import open_sim
-    from game.venue.screen import StatsAttract
-    from hardware.events import SeatEvent
 
     path = str(tmp_path / "table.db")
     journal = Journal(path)
@@ -102,22 +102,30 @@ def test_an_idle_lobby_shows_the_tables_stats_now_and_then_and_a_press_brings_th
         live.finish()
         journal.mark_finished(live.game_id)
     clock = SteppedClock()
-    rig = open_sim(clock, seats=4)
-    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4])
+    rig = open_sim(clock, seats=4, devices=False)
+    app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False,
+                   settings_file=tmp_path / "settings.json", idle_s=10.0)
     try:
         app.open_lobby()
-        attract = StatsAttract(path, idle_s=5.0, show_s=3.0, cycle_s=10.0)
-        assert attract.showing(app, 100.0) is None  # idle from now: the lobby first
-        deadline = time.monotonic() + 10
-        while attract.showing(app, 105.5) is None and time.monotonic() < deadline:
-            time.sleep(0.02)  # the stats are folded on a thread
-        shown = attract.showing(app, 105.5)
-        assert shown is not None and len(shown["games"]) == 3 and shown["players"]
-        assert attract.showing(app, 109.0) is None  # 3 s of every 10 s
-        assert attract.showing(app, 115.5) is shown
-        assert app.lobby is not None
-        app.lobby.seat_event(SeatEvent(t=116.0, seat=2, button="SET", action="press"))  # a seat joins
-        assert attract.showing(app, 116.0) is None and attract.showing(app, 125.5) is None
+        attract = app.host.attract
+        seen: list[str] = []
+        for _ in range(int(120 / STEP_S)):
+            app.step(clock.advance(STEP_S))
+            if attract.stats is not None:
+                assert attract.stats.wait(10)  # folded on its own thread; wait so the slide is not skipped
+            screen = app.view(clock()).screen
+            if not seen or seen[-1] != screen:
+                seen.append(screen)
+            if screen == "attract_stats":
+                break
+        assert seen[-3:] == ["howto", "attract_winners", "attract_stats"], seen
+        v = app.view(clock())
+        rep = v.extra["report"]
+        assert len(rep["games"]) == 3 and {p["name"] for p in rep["players"]} <= set(NAMES)
+        pygame.font.init()
+        surface = pygame.Surface((1280, 720))
+        draw(surface, v)
+        assert gold_rows(surface) > 0
     finally:
         rig.close()
         journal.close()

@@ -1,5 +1,5 @@
-"""Attract mode: after a few idle minutes in the lobby the screen cycles how-to-play pages, the last winners and a
-quiet bot demo, like an arcade cabinet between players. Any press returns to the lobby (and does nothing else).
+"""Attract mode: after a few idle minutes in the lobby the screen cycles how-to-play pages, the last winners, the
+table's player stats and a quiet bot demo, like an arcade cabinet between players. Any press returns to the lobby (and does nothing else).
 
 The demo is a second table with no panels, no sound and an in-memory journal, fed a shipped bot game
 (``GameMode.demo_log``) at real pace, so it is drawn by the very screens of a live game. The winners come
@@ -48,6 +48,8 @@ def playlist() -> list[Slide]:
         out += [Slide("howto", g, k) for k in range(len(pages_of(g)))]
         out.append(Slide("winners", g))
         out.append(Slide("demo", g, duration=DEMO_S))
+    first = next((k for k, sl in enumerate(out) if sl.kind == "winners"), len(out) - 1)
+    out.insert(first + 1, Slide("stats", ""))  # the table's players (game.stats), once a round of the show
     return out
 
 
@@ -146,6 +148,7 @@ class Attract:
         self.slide_start = 0.0
         self.winners: list[str] = []
         self.demo: Demo | None = None
+        self.stats: Any = None  # a game.venue.screen.StatsLoader, started on entering
 
     def touch(self, now: float) -> bool:
         """A press: True if it only woke the table from attract mode (the lobby must not act on it)."""
@@ -169,6 +172,9 @@ class Attract:
     def enter(self, now: float) -> None:
         self.active = True
         self.winners = last_winners(self.journal)
+        from game.venue.screen import StatsLoader
+
+        self.stats = StatsLoader(self.journal.path).start()
         self._show(now, 0)
 
     def leave(self) -> None:
@@ -185,7 +191,7 @@ class Attract:
         self.index = index
         self.slide_start = now
         slide = self.slides[index]
-        if slide.kind == "winners" and not self.winners:
+        if (slide.kind == "winners" and not self.winners) or (slide.kind == "stats" and not self._stats()):
             self._show(now, (index + 1) % len(self.slides))  # nothing to show yet: skip it
             return
         if slide.kind == "demo":
@@ -194,8 +200,16 @@ class Attract:
             except Exception as exc:  # noqa: BLE001 - no demo is better than a crash in front of the party
                 log.warning("attract: no bot demo of %s: %s", slide.game, exc)
 
+    def _stats(self) -> dict[str, Any] | None:
+        """The table's stats once folded, if any player has a name (anonymous seats have no line)."""
+        report = self.stats.report if self.stats is not None else None
+        return report if report is not None and report["players"] else None
+
     def view(self, now: float, banner: str = "") -> View:
         slide = self.slides[self.index]
+        if slide.kind == "stats":
+            return View("attract_stats", [], title="TABLE STATS", banner=banner, hint="press any button to play",
+                        extra={"report": self._stats()})
         if slide.kind == "demo" and self.demo is not None:
             v = self.demo.view(now)
             v.hint = "press any button to play"

@@ -397,10 +397,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                    settings=house, settings_file=settings_file)
     app.open_lobby()
     from game.venue.hook import attach_publisher
-    from game.venue.screen import StatsAttract, draw_table_stats
 
     publisher = attach_publisher(app, args, host)  # None without --broker
-    attract = StatsAttract(str(journal_path))
     controls = SimControls(app, rig, clock) if rig is not None else None
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
     status = 0
@@ -439,11 +437,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
             view = app.view(now)
             if controls is not None and not view.hint and app.live is not None:
                 view.hint = controls.hint()
-            shown = attract.showing(app, now)  # an idle lobby's attract loop: this table's stats now and then
-            if shown is not None:
-                draw_table_stats(screen, shown)
-            else:
-                draw(screen, view)
+            draw(screen, view)
             if not headless:
                 pygame.display.flip()
             for req in app.requests:

@@ -24,7 +24,7 @@ def add_commands(subparsers: Any) -> None:
     stats.add_argument("--player", metavar="NAME", help="only this player's games and totals")
     stats.add_argument("--since", metavar="DATE", help="only games started on or after DATE (ISO, UTC by default)")
     stats.add_argument("--json", action="store_true", help="one JSON object instead of text")
-    stats.add_argument("--screenshot", metavar="PNG", help="draw the players as the lobby's stats screen shows them")
+    stats.add_argument("--screenshot", metavar="PNG", help="draw the players as attract mode's stats slide shows them")
     stats.set_defaults(func=cmd_stats)
 
     venue = subparsers.add_parser(

@@ -1,7 +1,7 @@
 """The leaderboard screen: the venue's players and tables, drawn with the table's pygame kit.
 
 ``draw_board`` serves the venue (``burrito-table venue``: players over every table, and each table's state) and a
-single table (its own journal's players, for the lobby and the attract loop: ``draw_table_stats``). Sized from the
+single table (its own journal's players: ``draw_table_stats``, a slide of the table's attract mode). Sized from the
 surface height like every table screen, readable from across a room.
 """
 
@@ -14,7 +14,21 @@ from typing import Any
 
 import pygame
 
-from game.table.screens import CYAN, DARK, GOLD, GREY, LIME, ORANGE, RED, WHITE, Painter, background, font
+from game.table.present import View
+from game.table.screens import (
+    CYAN,
+    DARK,
+    GOLD,
+    GREY,
+    HOST_SCREENS,
+    LIME,
+    ORANGE,
+    RED,
+    WHITE,
+    Painter,
+    background,
+    font,
+)
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +141,7 @@ def draw_venue(surface: pygame.Surface, report: dict[str, Any], now: float | Non
 
 
 def draw_table_stats(surface: pygame.Surface, report: dict[str, Any]) -> None:
-    """One table's players from its own journal (``game.stats.report``): for the lobby and the attract loop."""
+    """One table's players from its own journal (``game.stats.report``): attract mode's stats slide."""
     footer = f"{len(report['games'])} games at this table  -  seats without a name stay anonymous"
     draw_board(surface, report["players"], None, "TABLE STATS", footer)
 
@@ -148,45 +162,37 @@ def save_table_stats_png(report: dict[str, Any], path: str, size: tuple[int, int
     pygame.image.save(surface, path)
 
 
-class StatsAttract:
-    """The attract loop: an idle lobby (nobody joined, no resume offer) shows the table's stats now and then.
+class StatsLoader:
+    """A table's stats (``game.stats.report`` of its journal), folded on a thread of its own so that a long history
+    never stalls the frame; ``report`` is None until it is ready (or if the journal cannot be read)."""
 
-    After ``idle_s`` of an empty lobby, the stats screen takes ``show_s`` of every ``cycle_s``; the first press (a seat
-    joining) brings the lobby straight back. The stats are folded from the journal on a thread of their own, once
-    per lobby opening, so a long history never stalls the frame.
-    """
-
-    def __init__(self, journal_path: str, idle_s: float = 30.0, show_s: float = 10.0, cycle_s: float = 30.0) -> None:
+    def __init__(self, journal_path: str) -> None:
         self.journal_path = journal_path
-        self.idle_s, self.show_s, self.cycle_s = idle_s, show_s, cycle_s
         self.report: dict[str, Any] | None = None
-        self._lobby: Any = None
-        self._idle_since: float | None = None
-        self._loading: threading.Thread | None = None
+        self._thread = threading.Thread(target=self._load, name="table-stats", daemon=True)
+
+    def start(self) -> StatsLoader:
+        self._thread.start()
+        return self
+
+    def wait(self, timeout: float) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _load(self) -> None:
         from game.stats import StatsError, journal_records, report
 
         try:
             self.report = report(journal_records(self.journal_path))
-        except StatsError as exc:  # a damaged game: the lobby simply shows no stats
-            log.warning("stats for the attract loop: %s", exc)
+        except StatsError as exc:  # a damaged game: attract mode simply shows no stats
+            log.warning("table stats: %s", exc)
 
-    def showing(self, app: Any, now: float) -> dict[str, Any] | None:
-        """The stats report to draw instead of the lobby at ``now``, or None: draw the app's view."""
-        lobby = app.lobby
-        idle = (lobby is not None and not lobby.joined and lobby.resume is None and app.error is None
-                and not app.menu_open)
-        if lobby is not self._lobby:  # a new lobby (after a game): fresh stats, idle from now
-            self._lobby, self.report, self._loading = lobby, None, None
-            self._idle_since = None
-        if not idle:
-            self._idle_since = None
-            return None
-        if self._idle_since is None:
-            self._idle_since = now
-        if self._loading is None:
-            self._loading = threading.Thread(target=self._load, name="stats-attract", daemon=True)
-            self._loading.start()
-        idle_for = now - self._idle_since - self.idle_s
-        return self.report if idle_for >= 0 and idle_for % self.cycle_s < self.show_s else None
+
+def draw_attract_stats(p: Painter, v: View) -> None:
+    """Attract mode's stats slide: ``v.extra["report"]`` is the table's ``game.stats`` report."""
+    draw_table_stats(p.s, v.extra["report"])
+    if v.hint:
+        p.text(v.hint, 40, LIME, (p.w / 2, p.h - p.px(130)), shadow=False)
+
+
+HOST_SCREENS["attract_stats"] = draw_attract_stats
