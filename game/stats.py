@@ -30,19 +30,6 @@ COUNTS = ("games", "wins", "bruises_given", "bruises_taken", "hits", "hit_by", "
 FASTEST = ("fastest_call_s", "fastest_no_bueno_s")
 
 
-def seat_names(setup: dict[str, Any]) -> dict[int, str]:
-    """Named seats of a setup line; seats without a usable name are left out (anonymous)."""
-    players = setup.get("players")
-    out: dict[int, str] = {}
-    if not isinstance(players, dict):
-        return out
-    for key, entry in players.items():
-        name = entry.get("name") if isinstance(entry, dict) else None
-        if isinstance(name, str) and name.strip() and str(key).isdigit():
-            out[int(key)] = name.strip()
-    return out
-
-
 @dataclass
 class SeatStats:
     """One seat's play in one game."""
@@ -136,7 +123,7 @@ def game_record(game_id: int, setup: dict[str, Any], events: list[dict[str, Any]
     table, _ = Table.start(setup)
     state = table.state
     n = table.setup.seats
-    names = seat_names(setup)
+    names = {seat: p.name for seat, p in table.setup.players.items() if p.name}  # checked by the rules' parse_setup
     seats = [SeatStats(s, names.get(s)) for s in range(1, n + 1)]
     last_waiting: float | None = None  # Taco vs Burrito: when the card a No Bueno answers was played
     cause: dict[int, int] = {}  # seat -> the seat whose hit or catch made it lose (the bruise's giver)
