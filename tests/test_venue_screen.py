@@ -129,3 +129,27 @@ def test_attract_mode_shows_the_tables_player_stats_after_the_last_winners(tmp_p
     finally:
         rig.close()
         journal.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_boards_pass_the_tables_layout_check_even_with_long_names(tmp_path: Path, size: tuple[int, int]) -> None:
+    """Readable across the room, like every table screen: no text out of its panel, no overlap, no text under 28 px
+    at 1080p (``game.table.layout``); a long name is cut short, not shrunk."""
+    from game.rules.base import NAME_MAX
+    from game.table import layout
+    from game.venue.screen import draw_table_stats
+
+    store = filled_store(str(tmp_path / "v.db"))
+    rep = store.report()
+    rep["leaderboard"][0]["name"] = "W" * NAME_MAX  # the widest name the rules accept
+    rep["tables"][0]["table"] = "cantina/the-long-table-by-the-window"
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    boards = [draw_venue(surface, rep), draw_venue(surface, dict(rep, leaderboard=[], tables=[])),
+              draw_table_stats(surface, {"games": [], "players": rep["leaderboard"]}, "press any button to play")]
+    assert sum(1 for p in boards for d in p.drawn if d.text.startswith("WW")) == 2
+    for p in boards:
+        assert layout.problems(p) == []
+        for name in [d.text for d in p.drawn if d.text.startswith("WW")]:
+            assert name == "W" * NAME_MAX or name.endswith(".")  # whole, or cut short at full size
+    store.close()
