@@ -188,13 +188,17 @@ def game_record(game_id: int, setup: dict[str, Any], events: list[dict[str, Any]
 
 
 class StatsError(ValueError):
-    """A journal or argument the stats cannot use: one line."""
+    """A journal or argument the stats cannot use: one line; ``status`` 2 for bad input, 1 for the environment."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def journal_records(path: str, since: float | None = None) -> list[GameRecord]:
     """Every game of a journal, oldest first (``since``: started at or after that Unix time)."""
     try:
-        with Journal(path) as journal:
+        with Journal(path, read_only=True) as journal:  # the stats never write to a table's journal
             rows = journal.db.execute("SELECT id, started, finished FROM games ORDER BY id").fetchall()
             out = []
             for game_id, started, finished in rows:
@@ -206,8 +210,10 @@ def journal_records(path: str, since: float | None = None) -> list[GameRecord]:
                 except RuleInputError as exc:
                     raise StatsError(f"journal {path}: game {game_id}: {exc}") from None
             return out
-    except (JournalError, sqlite3.DatabaseError) as exc:
-        raise StatsError(str(exc) if isinstance(exc, JournalError) else f"journal {path}: {exc}") from None
+    except JournalError as exc:
+        raise StatsError(str(exc), exc.status) from None
+    except sqlite3.DatabaseError as exc:
+        raise StatsError(f"journal {path}: {exc}", 1) from None
 
 
 def players(records: Iterable[GameRecord]) -> dict[str, dict[str, Any]]:

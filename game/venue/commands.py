@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -53,12 +52,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     path = str(Path(args.journal or DEFAULT_JOURNAL).expanduser())
     try:
         since = parse_since(args.since) if args.since else None
-        if not os.path.exists(path):
-            raise StatsError(f"journal {path}: no such file")
         rep = report(journal_records(path, since), args.player)
     except StatsError as exc:
         print(f"burrito-table: stats: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
     if args.player is not None and not rep["players"]:
         print(f"burrito-table: stats: no games for player {args.player!r} in {path}", file=sys.stderr)
     if args.screenshot:
