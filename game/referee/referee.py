@@ -139,6 +139,8 @@ class Referee:
         self._landed_at: dict[int, float] = {}
         self._tie_votes: dict[frozenset[tuple[str, float]], tuple[bool, dict[str, Any]]] = {}
         self.challenges: list[dict[str, Any]] = []
+        #: (seat, button) presses taken as answers or catch claims: only their release and hold are the referee's
+        self._pressed: set[tuple[int, str]] = set()
         self.late: list[dict[str, Any]] = []  # evidence that arrived after its contact was called
 
     # ------------------------------------------------------------------ inputs
@@ -179,19 +181,31 @@ class Referee:
                     self.late.append({"device": ev.device, "t": ev.t, "contact": c.device, "contact_t": c.t})
 
     def seat(self, ev: SeatEvent) -> bool:
-        """A button event; True if it was an answer, a catch claim or a challenge (the app must not use it)."""
+        """A button event; True if it was an answer, a catch claim or a challenge (the app must not use it).
+
+        A release or hold is the referee's only if it took that button's press: the app's button mapper must see the
+        end of every press it saw begin (a SET it keeps pending waits for its release).
+        """
+        key = (ev.seat, ev.button)
         if ev.action == "release":
-            return any(ev.seat in a.q.seats for a in self._asks)
+            if key in self._pressed:
+                self._pressed.discard(key)
+                return True
+            return False
         if ev.action == "press":
             for ask in self._asks:
                 if ev.seat in ask.q.seats and ev.t <= ask.q.deadline:
                     if ev.button in self.buttons and self.buttons.index(ev.button) < len(ask.q.options):
                         ask.answers[ev.seat] = ask.q.options[self.buttons.index(ev.button)]
+                        self._pressed.add(key)
                         return True
             if self._battle_at(ev.t)[0] and self._open_catch(ev.t):
                 self._claims.append((ev.t, ev.seat))
+                self._pressed.add(key)
                 return True
             return False
+        if key in self._pressed:
+            return True  # an answer or a claim held down is still that, not a challenge
         # hold: a challenge of the last call
         if self._last_call is not None and ev.t - self._last_call[0] <= CHALLENGE_S:
             if any(a.purpose == "challenge" for a in self._asks):

@@ -116,6 +116,12 @@ class ButtonMapper:
             self._combo_fired.discard(ev.seat)
         return down
 
+    def owns(self, ev: SeatEvent) -> bool:
+        """Is this event the end of a gesture the mapper began? A SET hold with its press still pending is a take-back
+        (never a challenge of the referee's last call: the mapper would otherwise wait for ever on that set)."""
+        seat = self.game_seat.get(ev.seat)
+        return ev.action == "hold" and ev.button == "SET" and seat is not None and seat in self._press_set
+
     def _set(self, ev: SeatEvent, seat: int) -> list[dict[str, Any]]:
         if ev.action == "press":
             p = PendingSet(ev.t, seat)

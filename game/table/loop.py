@@ -34,6 +34,7 @@ from game.rules.base import Cue, RuleInputError
 from game.table.buttons import Feedback
 from game.table.mode import GameMode
 from game.table.present import SeatView, View
+from game.table.seating import Seating
 from hardware.events import SeatEvent
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,8 @@ def _is_time(key: str, value: Any) -> bool:
 
 @dataclass
 class DeviceMap:
-    """Which device is which: burrito numbers and the badge of each game seat."""
+    """Which device is which: burrito numbers, and the panel each badge was paired at (``game.table.seating`` turns
+    panels into game seats once the lobby knows who joined)."""
 
     burritos: dict[str, int] = field(default_factory=dict)
     badges: dict[str, int] = field(default_factory=dict)
@@ -84,6 +86,8 @@ class TableApp:
         #: extra delay before writing; with the referee, its ``horizon(now)`` says how far calls are complete
         self.hold_back_s = hold_back_s if hold_back_s is not None else 0.0
         self.question: Any = None
+        #: badges paired at panels that are not in this game: left out of the referee, counted for the screens
+        self.ignored_badges: dict[str, int] = {}
         self.device_status: dict[str, str] = {}
         self.error: str | None = None
         self.error_detail = ""
@@ -105,6 +109,11 @@ class TableApp:
     @property
     def state(self) -> Any:
         return self.live.table.state if self.live is not None else None
+
+    @property
+    def seating(self) -> Seating:
+        """Game seats <-> panels <-> badges for the game on now (``seatmap`` is the panel of each game seat)."""
+        return Seating(tuple(self.seatmap))
 
     @property
     def over(self) -> bool:
@@ -149,8 +158,13 @@ class TableApp:
         if not self.use_referee or self.live is None or not self.mode.uses_devices:
             return
         opts = self.live.table.setup.options
+        badges, self.ignored_badges = self.seating.badges(self.device_map.badges)
+        if self.ignored_badges:
+            panels = ", ".join(str(p) for p in sorted(set(self.ignored_badges.values())))
+            self.presenter.ticker.append(f"{len(self.ignored_badges)} badge(s) at panels not in this game ignored "
+                                         f"(panel {panels})")
         self.referee = Referee(seats=self.live.table.setup.seats, burritos=dict(self.device_map.burritos),
-                               badges=dict(self.device_map.badges), tie_window_ms=float(opts["tie_window_ms"]))
+                               badges=badges, tie_window_ms=float(opts["tie_window_ms"]))
 
     def _save_seatmap(self) -> None:
         assert self.live is not None
@@ -220,15 +234,23 @@ class TableApp:
             if ev.action == "press":
                 self.host.settings_press(ev.button)
             return
+        # Every path keeps the mapper's record of which buttons are down (the menu chord), even for events it does
+        # not act on: a release it never saw would leave the chord "held" and reopen the menu.
         if self.menu_open:
+            self.mapper.track(ev)
             self._menu(ev)
             return
         if self.error is not None:
+            self.mapper.track(ev)
             if ev.action == "press" and ev.button == "SET":
                 self.error = None  # try to carry on: the state is intact, the journal has every event
             return
-        if self.referee is not None and self.referee.seat(ev):
-            return
+        owns = getattr(self.mapper, "owns", None)  # a gesture the mapper has begun (a SET that may be taken back)
+        if self.referee is not None and not (owns is not None and owns(ev)):
+            game_ev = self.seating.to_game(ev)  # the referee speaks game seats; panels not in the game say nothing
+            if game_ev is not None and self.referee.seat(game_ev):
+                self.mapper.track(ev)
+                return
         self.buffer.extend(self.mapper.handle(ev, self.state))
 
     def _menu(self, ev: SeatEvent) -> None:

@@ -141,7 +141,7 @@ class ThrowThrowBurrito(GameMode):
         for i, panel in enumerate(app.seatmap):
             seat = i + 1
             sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""), pending=pending.get(seat, 0))
-            name = badges_by_seat.get(seat)
+            name = badges_by_seat.get(panel)  # badges are paired at panels
             if name and app.device_status.get(name) == "offline":
                 sv.device = "badge offline"
             if st is not None:

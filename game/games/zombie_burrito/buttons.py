@@ -98,6 +98,14 @@ class ZombieMapper(ButtonMapper):
                 self.choosers[seat] = Chooser(seat, "revive", [("", str(s)) for s in out])
         return []
 
+    def owns(self, ev: SeatEvent) -> bool:
+        """A WAR hold that may be a false "Battle!", and a SET hold that closes a chooser, are this mapper's."""
+        seat = self.game_seat.get(ev.seat)
+        if ev.action == "hold" and seat is not None:
+            if (ev.button == "WAR" and seat in self._war_down) or (ev.button == "SET" and seat in self.choosers):
+                return True
+        return super().owns(ev)
+
     @staticmethod
     def cancel_kinds(battle: Any, team: str) -> list[str]:
         """The other team's kinds this team may still cancel, in name order."""

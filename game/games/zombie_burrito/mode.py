@@ -276,7 +276,7 @@ class ZombieBurrito(GameMode):
         for i, panel in enumerate(app.seatmap):
             seat = i + 1
             sv = SeatView(seat=seat, panel=panel, flash=flash.get(panel, ""))
-            name = badges_by_seat.get(seat)
+            name = badges_by_seat.get(panel)  # badges are paired at panels
             if name and app.device_status.get(name) == "offline":
                 sv.device = "badge offline"
             if st is not None and seat <= st.seats:
