@@ -252,19 +252,26 @@ SIM_HELP = ("sim: TAB burrito  \u2190/\u2192 thrower  \u2191/\u2193 target  F9 h
 
 class SimControls:
     """Keyboard controls for virtual burritos in ``play --sim``: pick a burrito, a thrower and a target, then
-    F9 hit / F10 miss / F11 catch. The throw is sent as virtual device events over the pty (the referee calls it);
-    without the referee it goes to the table as table events, as the demo's bots do."""
+    F9 hit / F10 miss / F11 catch. With the referee, the throw is played as accelerometer traces through the virtual
+    devices' real detector, the pty and the device host (``game.table.sim_throws``), so it is called from the same
+    evidence a real throw gives; without it, the throw goes to the table as table events, as the demo's bots do.
+    Thrower and target are game seats."""
 
-    def __init__(self, app: Any, rig: Any, clock: Callable[[], float]) -> None:
+    def __init__(self, app: Any, rig: Any, clock: Callable[[], float], seed: int = 0) -> None:
+        from game.table.sim_throws import TraceThrows
+
         self.app, self.rig, self.clock = app, rig, clock
         self.burrito, self.thrower, self.target = 1, 1, 2
+        self.throws = TraceThrows(rig, clock, seed=seed)
 
     def seats(self) -> int:
         return max(2, len(self.app.seatmap))
 
-    def key(self, name: str) -> bool:
-        from game.table.sim import emit
+    def tick(self, now: float) -> None:
+        """Each frame: the catchers' claim presses that are due."""
+        self.throws.tick(now)
 
+    def key(self, name: str) -> bool:
         n = self.seats()
         if name == "tab":
             self.burrito = 2 if self.burrito == 1 else 1
@@ -274,25 +281,18 @@ class SimControls:
             self.target = (self.target + (1 if name == "up" else -1) - 1) % n + 1
         elif name in ("f9", "f10", "f11"):
             outcome = {"f9": "hit", "f10": "miss", "f11": "catch"}[name]
+            if self.app.use_referee:
+                panel = self.app.seating.panel_of(self.target)
+                if panel is not None:
+                    self.throws.throw(outcome, f"burrito-{self.burrito}", panel)
+                return True
             t = self.clock() + 0.05
-            dev = f"burrito-{self.burrito}"
-            emit(self.rig, dev, "pickup", t)
-            emit(self.rig, dev, "launch", t + 0.3)
-            land = t + 0.7
-            if outcome == "catch":
-                emit(self.rig, dev, "catch", land, 1.5)
-            else:
-                emit(self.rig, dev, "impact", land, 3.0)
-                if outcome == "hit":
-                    emit(self.rig, f"badge-{self.target}", "impact", land + 0.002, 2.5)
-            if not self.app.use_referee:
-                b, s, tg = self.burrito, self.thrower, self.target
-                self.app.inject({"t": t, "event": "grab", "seat": s, "burrito": b, "source": "sim-keys"})
-                self.app.inject({"t": t + 0.3, "event": "throw", "seat": s, "burrito": b, "source": "sim-keys"})
-                calls: dict[str, dict[str, Any]] = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
-                                                    "catch": {"event": "catch", "seat": tg}}
-                last = calls[outcome]
-                self.app.inject(dict(last, t=land, burrito=b, source="sim-keys"))
+            b, s, tg = self.burrito, self.thrower, self.target
+            self.app.inject({"t": t, "event": "grab", "seat": s, "burrito": b, "source": "sim-keys"})
+            self.app.inject({"t": t + 0.3, "event": "throw", "seat": s, "burrito": b, "source": "sim-keys"})
+            calls: dict[str, dict[str, Any]] = {"hit": {"event": "hit", "seat": tg}, "miss": {"event": "miss"},
+                                                "catch": {"event": "catch", "seat": tg}}
+            self.app.inject(dict(calls[outcome], t=t + 0.7, burrito=b, source="sim-keys"))
         else:
             return False
         return True
@@ -424,6 +424,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
                     panels.keyboard.release_all()
             steps = 0
             now = clock()
+            if controls is not None:
+                controls.tick(now)
             edge = woken.is_set()
             woken.clear()
             while next_step <= now and steps < MAX_CATCH_UP:
