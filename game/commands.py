@@ -49,7 +49,7 @@ def play_by_play(cues: Iterable[Cue], players: dict[int, Player] | None = None) 
             for c in cues if c.kind in ("say", "note")]
 
 
-CALLS = ("grab", "throw", "hit", "miss", "catch", "foul")
+CALLS = ("grab", "throw", "hit", "miss", "catch", "foul", "block", "overturn")
 
 
 def evidence_section(events: Iterable[dict[str, Any]]) -> list[str]:

@@ -52,6 +52,11 @@ def _what(event: dict[str, Any]) -> str:
         return f"seat {seat} {kind}s burrito {burrito}"
     if kind == "foul":
         return f"seat {seat} loses the battle"
+    if kind == "overturn":
+        named = ", ".join(f"{k} {_text(event[k])}" for k in ("seat", "burrito") if k in event)
+        return f"the last {_text(event.get('call'))} call{f' ({named})' if named else ''} is undone"
+    if kind == "block":
+        return f"seat {seat}'s No Bueno was first"
     return kind
 
 

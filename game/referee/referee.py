@@ -687,6 +687,17 @@ class Referee:
             record = {"t": now, "by": ask.data["by"], "call": _describe(call), "answers": people["answers"],
                       "upheld": wrong <= right}
             self.challenges.append(record)
+            if wrong > right:
+                # The log's undo (D21, Z15): the rules fold the game again without the call, so its bruise goes
+                # back and an elimination is reversed. The rules accept it only for the last call.
+                ev0: dict[str, Any] = dict(t=max(now, self._emitted_t), event="overturn", call=call["event"],
+                                           **{k: call[k] for k in ("seat", "burrito") if k in call},
+                                           evidence=dict(people, call_t=call["t"], challenged_by=ask.data["by"],
+                                                         decided=f"challenge by seat {ask.data['by']} upheld: "
+                                                         f"{wrong} wrong, {right} right (R11)"))
+                self._emitted_t = ev0["t"]
+                self._out.append(ev0)
+                self._last_call = None  # nothing left to challenge until the next call
             if wrong > right and call["event"] == "miss" and self._battle_at(now)[0]:
                 self._ask("victim?", f"The miss of burrito {call['burrito']} was overturned. Were you hit by it?",
                           tuple(sorted(self._battle_at(now)[1])), ("yes", "no"), now, data={"call": call})

@@ -169,8 +169,25 @@ class Presenter:
         if self.snapshot is not None and state is not None:
             self._snaps.append((self._batch, self.snapshot(state)))
 
+    def _overturned(self, cue: Cue) -> bool:
+        """An upheld challenge: the call comes off, and what it undid goes under it (every game's rules say
+        "OVERTURNED! ..." then one line per bruise, player or marker given back)."""
+        text = cue.text
+        if text.startswith("OVERTURNED!"):
+            self._push(Moment("call", title="CHALLENGE UPHELD", big="OVERTURNED", sub=text.removeprefix("OVERTURNED! "),
+                              seats=cue.seats, duration=DURATIONS["call"]))
+            return True
+        last = self.queue[-1] if self.queue else self.current
+        if last is not None and last.big == "OVERTURNED" and (
+                "goes back" in text or "back in the battle" in text or "goes on" in text or "not over" in text):
+            last.sub = f"{last.sub}. {text}"
+            return True
+        return False
+
     def _say(self, cue: Cue, state: Any) -> None:
         text = cue.text
+        if self._overturned(cue):
+            return
         if "counts: 3, 2, 1, Burrito!" in text or text.startswith("Back to back") or text.startswith("Round 2!"):
             self._push(Moment("countdown", title=text.split(":")[0] if "counts" in text else "", seats=cue.seats,
                               duration=DURATIONS["countdown"]))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from game.rules import overturn as undo
 from game.rules.base import (
     Cue,
     Event,
@@ -62,7 +63,9 @@ KINDS = (
 PLACEABLE = ("ingredient", "tummy-ache", "hot-sauce-boss")
 ACTIONS = ("crafty-crow", "trash-panda", "food-fight", "order-envy")
 VARIANTS = ("open", "secret", "super-secret")
-EVENTS = ("place", "play", "discard", "block", "choose")
+EVENTS = ("place", "play", "discard", "block", "choose", "overturn")
+#: The table's calls: what a challenge may overturn (T19). The table decides which No Bueno slammed first.
+CALLS = ("block",)
 HAND_SIZE = 5
 #: T1: a countdown long enough to reach a big button across a party table.
 DEFAULT_WINDOW_MS = 3000.0
@@ -239,6 +242,8 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     n = setup.seats
     cat: Catalog = setup.options["catalog"]
     need_int(obj, "seat", 1, n)
+    if kind == "overturn":
+        undo.check_event(obj, CALLS, n, None)
     if kind in ("place", "play", "discard"):
         _need_card(obj, "card", cat)
     if kind == "place":
@@ -326,6 +331,9 @@ class State:
     opening: list[Cue] = field(default_factory=list)
     kinds: dict[str, str] = field(default_factory=dict)
     values: dict[str, int] = field(default_factory=dict)
+    #: Every event applied, in order: an overturn folds them again without the call (T19).
+    history: list[Event] = field(default_factory=list)
+    overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
 def new_state(setup: Setup) -> State:
@@ -430,6 +438,9 @@ def check_state(state: State, ev: Event) -> None:
     kind = ev["event"]
     seat = ev["seat"]
     p = state.pending
+    if kind == "overturn":
+        undo.target(state, ev, CALLS)
+        return
     if kind == "block":
         if state.phase != "window" or p is None:
             raise RuleInputError(f"seat {seat} blocks, but no card is waiting in the block window")
@@ -477,6 +488,10 @@ def step(state: State, ev: Event) -> list[Cue]:
     cues: list[Cue] = []
     kind = ev["event"]
     seat = ev["seat"]
+    if kind == "overturn":
+        _on_overturn(state, ev, t, cues)  # it writes the history it folded
+        return cues
+    state.history.append(ev)
     if kind == "block":
         _on_block(state, ev, t, cues)
         return cues
@@ -550,6 +565,18 @@ def _move_text(state: State, ev: Event) -> str:
     if kind == "food-fight":
         return f"Seat {seat} calls a FOOD FIGHT!"
     return f"Seat {seat} plays Order Envy on seat {ev['target']}"
+
+
+def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
+    """T19: a challenge upheld against the table's block call (which No Bueno slammed first). The block is void: its
+    No Bueno goes back to the blocker's hand; the card waits out what is left of its first window, or takes effect."""
+    kept = list(state.overturned)
+    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    state.overturned = kept + [{"t": t, "call": call["event"], "seat": call["seat"]}]
+    cues.append(Cue(t, "say", f"OVERTURNED! Seat {call['seat']}'s No Bueno does not count: it goes back to the hand",
+                    (call["seat"],)))
+    for e in undo.dropped(state):
+        cues.append(Cue(t, "note", f"seat {e['seat']}'s {e['event']} at t={e['t']:g} no longer applies"))
 
 
 def _on_block(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
@@ -924,7 +951,7 @@ def summary(state: State) -> dict[str, Any]:
         "hands": {str(s): list(state.hands[s - 1]) for s in seats},
         "draw_pile": len(state.pile),
         "trash": list(state.trash),
-    }
+    } | ({"overturned": [dict(o) for o in state.overturned]} if state.overturned else {})
 
 
 def standings(summary: dict[str, Any]) -> list[str]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.rules import overturn as undo
 from game.rules.base import (
     Cue,
     Event,
@@ -42,7 +43,9 @@ from game.rules.base import (
 name = "throw-throw-burrito"
 
 BATTLE_KINDS = ("brawl", "war", "duel")
-EVENTS = ("set", "declare", "pick", "grab", "throw", "hit", "miss", "catch", "foul")
+EVENTS = ("set", "declare", "pick", "grab", "throw", "hit", "miss", "catch", "foul", "overturn")
+#: The table's calls: what a challenge may overturn (D21).
+CALLS = ("hit", "miss", "catch", "foul")
 
 #: D1: fencing's épée treats touches within 45 ms as a double touch (FIE; field notes).
 DEFAULT_TIE_WINDOW_MS = 45.0
@@ -101,7 +104,9 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
             need_int(obj, "seat", 1, n)  # raises with the precise reason
     if kind in BURRITO_EVENTS:
         need_int(obj, "burrito", 1, 4 if setup.options["two_decks"] else 2)
-    if kind == "declare":
+    if kind == "overturn":
+        undo.check_event(obj, CALLS, n, 4 if setup.options["two_decks"] else 2)
+    elif kind == "declare":
         need_choice(obj, "battle", BATTLE_KINDS)
         obj["valid"] = need_bool(obj, "valid", True)
     elif kind == "pick":
@@ -186,6 +191,10 @@ class State:
     early_pick: list[int] | None = None
     penalties: list[dict[str, Any]] = field(default_factory=list)
     rng: int = 0
+    #: Every event applied, in order: an overturn folds them again without the call (D21).
+    history: list[Event] = field(default_factory=list)
+    #: The calls overturned, for the summary: {"t", "call", "seat"?, "burrito"?}.
+    overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
 def new_state(setup: Setup) -> State:
@@ -251,6 +260,12 @@ def is_over(state: State) -> bool:
 # --- events ---------------------------------------------------------------------------
 
 
+def check_state(state: State, ev: Event) -> None:
+    """Raise ``RuleInputError`` for an overturn that names anything but the last call (D21); changes nothing."""
+    if ev["event"] == "overturn":
+        undo.target(state, ev, CALLS)
+
+
 def step(state: State, ev: Event) -> list[Cue]:
     """Apply one checked event at its time; ``advance`` to its time first."""
     if state.winner is not None:
@@ -265,6 +280,8 @@ def step(state: State, ev: Event) -> list[Cue]:
         # D3: the first battle action closes the declaration window early.
         _close_declaring(state, t, cues)
     HANDLERS[kind](state, ev, t, cues)
+    if kind != "overturn":  # an overturn writes the history it folded
+        state.history.append(ev)
     return cues
 
 
@@ -525,6 +542,44 @@ def _on_foul(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     _lose(state, seat, t, "foul", cues)
 
 
+def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
+    """D21: a challenge upheld against the last call. The rulebook's "Whoever gets hit loses the battle and takes a
+    Burrito Bruise token" and "A battle ends the instant a hit lands" hold only for a hit that landed: an overturned
+    hit never landed, so its bruise goes back and its battle goes on."""
+    before_bruises = list(state.rounds[-1].bruises)
+    before_round, before_battles = state.round, len(state.battles)
+    kept = list(state.overturned)
+    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
+    state.overturned = kept + [{"t": t, "call": call["event"], **named}]
+    called = tuple(x for x in (call.get("seat"),) if x)
+    cues.append(Cue(t, "say", f"OVERTURNED! {_call_text(call)}", called))
+    if state.round == before_round:
+        for seat, (was, now) in enumerate(zip(before_bruises, state.rounds[-1].bruises, strict=True), start=1):
+            if now < was:
+                cues.append(Cue(t, "say", f"Seat {seat}'s Burrito Bruise goes back", (seat,)))
+    else:
+        cues.append(Cue(t, "say", f"Round {state.round} is not over after all"))
+    on = state.battle
+    if on is not None and on.loser is None and len(state.battles) <= before_battles:
+        fighters = tuple(sorted(on.fighters))
+        cues.append(Cue(t, "say", f"The {on.kind.upper()} goes on: " + " vs ".join(map(str, fighters)), fighters))
+        cues.append(Cue(t, "light", "battle", fighters))
+    for e in undo.dropped(state):
+        cues.append(Cue(t, "note", f"the {e['event']} at t={e['t']:g} no longer applies"))
+
+
+def _call_text(call: Event) -> str:
+    kind = call["event"]
+    if kind == "hit":
+        return f"burrito {call['burrito']} did not hit seat {call['seat']}"
+    if kind == "catch":
+        return f"seat {call['seat']} did not catch burrito {call['burrito']}"
+    if kind == "miss":
+        return f"burrito {call['burrito']} did not miss"
+    return f"no foul by seat {call['seat']}"
+
+
 HANDLERS = {
     "set": _on_set,
     "declare": _on_declare,
@@ -535,6 +590,7 @@ HANDLERS = {
     "miss": _on_miss,
     "catch": _on_catch,
     "foul": _on_foul,
+    "overturn": _on_overturn,
 }
 
 
@@ -753,7 +809,7 @@ def summary(state: State) -> dict[str, Any]:
         ],
         "penalties": [dict(p) for p in state.penalties],
         "options": dict(state.setup.options),
-    }
+    } | ({"overturned": [dict(o) for o in state.overturned]} if state.overturned else {})
 
 
 def standings(summary: dict[str, Any]) -> list[str]:

@@ -58,6 +58,8 @@ class ZombiePresenter(Presenter):
     def _say(self, cue: Cue, state: Any) -> None:
         text = cue.text
         battle = state.battle if state is not None else None
+        if self._overturned(cue):
+            return
         m = re.match(r"Zombies: seat\(s\) (.*)\. Survivors: seat\(s\) (.*)\. Sit with your team!", text)
         if m:
             self._push(Moment("zb_teams", title="THE TEAMS", sub="Sit with your team!", duration=4.0))

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from game.rules import overturn as undo
 from game.rules.base import (
     MASK64,
     Cue,
@@ -70,7 +71,9 @@ BURRITO_NAME = {1: "Zombie burrito", 2: "Survivor burrito"}
 #: "When either team flips over their third Team Marker, their team wins the game!"
 MARKERS_TO_WIN = 3
 
-EVENTS = ("advantage", "declare", "cancel", "grab", "throw", "hit", "catch", "miss", "foul", "revive")
+EVENTS = ("advantage", "declare", "cancel", "grab", "throw", "hit", "catch", "miss", "foul", "revive", "overturn")
+#: The table's calls: what a challenge may overturn (Z15).
+CALLS = ("hit", "miss", "catch", "foul")
 #: Z4: the events that end battle setup; cancellations not chosen by then are made automatically.
 FIGHT_EVENTS = ("grab", "throw", "hit", "catch", "miss", "revive")
 
@@ -239,7 +242,9 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
         need_int(obj, "seat", 1, n)
     if kind in ("grab", "throw", "hit", "catch", "miss"):
         need_int(obj, "burrito", 1, 2)
-    if kind == "advantage":
+    if kind == "overturn":
+        undo.check_event(obj, CALLS, n, 2)
+    elif kind == "advantage":
         side = need_choice(obj, "side", SIDES)
         _need_kind(obj, side, catalog)
     elif kind == "declare":
@@ -312,6 +317,9 @@ class State:
     flight: dict[int, int] = field(default_factory=dict)  # burrito -> seat that threw it
     landed: set[int] = field(default_factory=set)  # burritos whose flight was decided, not thrown since
     rng: int = 0
+    #: Every event applied, in order: an overturn folds them again without the call (Z15).
+    history: list[Event] = field(default_factory=list)
+    overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
 def new_state(setup: Setup) -> State:
@@ -383,6 +391,8 @@ def check_state(state: State, ev: Event) -> None:
         _check_cancel(state, ev)
     elif kind == "revive":
         _check_revive(state, ev)
+    elif kind == "overturn":
+        undo.target(state, ev, CALLS)
 
 
 def step(state: State, ev: Event) -> list[Cue]:
@@ -397,6 +407,8 @@ def step(state: State, ev: Event) -> list[Cue]:
         # Contract: cancellations not chosen before the first grab, throw, hit or catch are automatic (Z4).
         _start_fight(state, battle, t, cues)
     HANDLERS[kind](state, ev, t, cues)
+    if kind != "overturn":  # an overturn writes the history it folded
+        state.history.append(ev)
     return cues
 
 
@@ -758,6 +770,42 @@ def _on_revive(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     cues.append(Cue(t, "light", "battle", (seat,)))
 
 
+def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
+    """Z15: a challenge upheld against the last call. "If a Burrito hits you ... you're out" holds only for a hit that
+    happened: an overturned hit puts nobody out, so the player is back in the battle (with the extra hits the hit
+    took), and a Team Marker the call won is taken back."""
+    last = state.battles[-1] if state.battles else None
+    out_before = set(last.out) if last is not None else set()
+    markers_before = dict(state.markers)
+    kept = list(state.overturned)
+    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
+    state.overturned = kept + [{"t": t, "call": call["event"], **named}]
+    called = tuple(x for x in (call.get("seat"),) if x)
+    cues.append(Cue(t, "say", f"OVERTURNED! {_call_text(call)}", called))
+    for team in TEAMS:
+        if state.markers[team] < markers_before[team]:
+            cues.append(Cue(t, "say", f"The {TITLE[team]}' Team Marker goes back: the battle goes on"))
+    b = state.battle
+    if b is not None and state.battles and b is state.battles[-1]:
+        for s in sorted(out_before - set(b.out)):
+            cues.append(Cue(t, "say", f"Seat {s} is back in the battle", (s,)))
+            cues.append(Cue(t, "light", "battle", (s,)))
+    for e in undo.dropped(state):
+        cues.append(Cue(t, "note", f"the {e['event']} at t={e['t']:g} no longer applies"))
+
+
+def _call_text(call: Event) -> str:
+    kind = call["event"]
+    if kind == "hit":
+        return f"the {BURRITO_NAME[call['burrito']]} did not hit seat {call['seat']}"
+    if kind == "catch":
+        return f"seat {call['seat']} did not catch the {BURRITO_NAME[call['burrito']]}"
+    if kind == "miss":
+        return f"the {BURRITO_NAME[call['burrito']]} did not miss"
+    return f"no foul by seat {call['seat']}"
+
+
 HANDLERS = {
     "advantage": _on_advantage,
     "declare": _on_declare,
@@ -769,6 +817,7 @@ HANDLERS = {
     "catch": _on_catch,
     "foul": _on_foul,
     "revive": _on_revive,
+    "overturn": _on_overturn,
 }
 
 
@@ -911,7 +960,7 @@ def summary(state: State) -> dict[str, Any]:
             }
             for b in state.battles
         ],
-    }
+    } | ({"overturned": [dict(o) for o in state.overturned]} if state.overturned else {})
 
 
 def standings(summary: dict[str, Any]) -> list[str]:
