@@ -159,3 +159,21 @@ def test_replay_evidence_shows_the_overturn_and_why(tmp_path: Any, capsys: pytes
     out = capsys.readouterr().out
     assert "OVERTURNED! burrito 1 did not hit seat 3" in out
     assert "overturn" in out and "challenge upheld by seat 3" in out
+
+
+def test_a_copied_history_is_independent_of_its_original_though_it_shares_the_buffer() -> None:
+    """The copy-then-step reducer must leave the old state alone, and bots copy states thousands of times a move."""
+    import copy
+
+    from game.rules.overturn import History
+
+    a = History([{"t": 1.0}])
+    b = copy.deepcopy(a)
+    a.append({"t": 2.0})
+    b.append({"t": 3.0})
+    c = copy.deepcopy(b)
+    c.append({"t": 4.0})
+    assert [e["t"] for e in a] == [1.0, 2.0]
+    assert [e["t"] for e in b] == [1.0, 3.0]
+    assert [e["t"] for e in c] == [1.0, 3.0, 4.0]
+    assert a[-1] == {"t": 2.0} and b[:1] == [{"t": 1.0}] and len(c) == 3 and a != b

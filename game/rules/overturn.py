@@ -26,12 +26,60 @@ T19 (docs/taco-vs-burrito.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, overload
 
 from game.rules.base import Cue, Event, RuleInputError, need_choice, need_int
 
 OVERTURN = "overturn"
+
+
+class History:
+    """The events a state has applied: append-only, and copied in O(1).
+
+    Bots and the copy-then-step reducer deep-copy states many times a move; copying a game's whole history each time
+    made that quadratic. Copies share one buffer and each remembers its own length; a copy that appends after another
+    copy did takes its own buffer first. Events are never changed once applied, so sharing them is safe.
+    """
+
+    __slots__ = ("_buf", "_n")
+
+    def __init__(self, events: list[Event] | None = None) -> None:
+        self._buf: list[Event] = list(events) if events else []
+        self._n = len(self._buf)
+
+    def append(self, ev: Event) -> None:
+        if self._n != len(self._buf):
+            self._buf = self._buf[: self._n]
+        self._buf.append(ev)
+        self._n += 1
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
+        return self._buf[: self._n][i]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._buf[: self._n])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, History) and self[:] == other[:]
+
+    def __repr__(self) -> str:
+        return f"History({self._n} events)"
+
+    def __copy__(self) -> History:
+        twin = History.__new__(History)
+        twin._buf, twin._n = self._buf, self._n
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> History:
+        return self.__copy__()
 
 
 def check_event(obj: dict[str, Any], calls: tuple[str, ...], seats: int, burritos: int | None) -> Event:
@@ -49,7 +97,7 @@ def check_event(obj: dict[str, Any], calls: tuple[str, ...], seats: int, burrito
 def target(state: Any, ev: Event, calls: tuple[str, ...]) -> int:
     """Index in ``state.history`` of the call ``ev`` overturns; raises ``RuleInputError`` if it is not the last call
     (or was overturned already). Changes nothing."""
-    history: list[Event] = state.history
+    history: History = state.history
     last = next((i for i in range(len(history) - 1, -1, -1) if history[i]["event"] in calls + (OVERTURN,)), None)
     if last is None or history[last]["event"] == OVERTURN:
         raise RuleInputError(f"overturn of a {ev['call']}: there is no call to overturn since the last overturn"
@@ -66,7 +114,7 @@ def apply(state: Any, ev: Event, calls: tuple[str, ...], new_state: Callable[[An
           advance: Callable[[Any, float], list[Cue]], step: Callable[[Any, Event], list[Cue]]) -> Event:
     """Fold ``state`` again without the call ``ev`` overturns (in place); returns that call."""
     i = target(state, ev, calls)
-    history: list[Event] = state.history
+    history: History = state.history
     call = history[i]
     fresh = new_state(state.setup)
     for e in history[:i] + history[i + 1:]:

@@ -332,7 +332,7 @@ class State:
     kinds: dict[str, str] = field(default_factory=dict)
     values: dict[str, int] = field(default_factory=dict)
     #: Every event applied, in order: an overturn folds them again without the call (T19).
-    history: list[Event] = field(default_factory=list)
+    history: undo.History = field(default_factory=undo.History)
     overturned: list[dict[str, Any]] = field(default_factory=list)
 
 

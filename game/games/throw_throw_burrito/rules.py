@@ -192,7 +192,7 @@ class State:
     penalties: list[dict[str, Any]] = field(default_factory=list)
     rng: int = 0
     #: Every event applied, in order: an overturn folds them again without the call (D21).
-    history: list[Event] = field(default_factory=list)
+    history: undo.History = field(default_factory=undo.History)
     #: The calls overturned, for the summary: {"t", "call", "seat"?, "burrito"?}.
     overturned: list[dict[str, Any]] = field(default_factory=list)
 

@@ -318,7 +318,7 @@ class State:
     landed: set[int] = field(default_factory=set)  # burritos whose flight was decided, not thrown since
     rng: int = 0
     #: Every event applied, in order: an overturn folds them again without the call (Z15).
-    history: list[Event] = field(default_factory=list)
+    history: undo.History = field(default_factory=undo.History)
     overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
