@@ -137,8 +137,8 @@ def test_a_set_taken_back_inside_the_challenge_window_does_not_freeze_the_journa
             rig.virtual.emit("badge-2", "impact", at=t + 0.702, peak_g=2.5)
             run(app, clock, 4.0, until=lambda: bool(app.referee._last_call), speed=4)
             assert app.state.battles[-1].loser == 2
-            run(app, clock, 0.3, speed=0)
-            tap(rig, clock, app, 4, "SET", hold=1.0)  # seat 4 presses SET and holds it: take it back
+            tap(rig, clock, app, 4, "SET")  # seat 4 lays a set 0.2 s after the call...
+            tap(rig, clock, app, 4, "SET", hold=1.0)  # ...and at once holds SET to take it back
             assert not any(p.seat == 4 for p in app.mapper.pending), "the taken-back set is still pending"
             assert app.question is None, "a take-back was taken for a challenge"
             before = len(app.live.table.events)
@@ -182,5 +182,36 @@ def test_the_menu_closes_and_stays_closed_after_back_or_restart(tmp_path: Path) 
                 assert not app.menu_open, "the menu reopened by itself"
                 if expect:
                     app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
+    finally:
+        rig.close()
+
+
+def test_a_set_hold_with_nothing_to_take_back_challenges_the_call_and_counts_no_set(tmp_path: Path) -> None:
+    """R11: a SET hold within 3 s of a call challenges it; the press that began it is not a set, and its release
+    still reaches the button mapper (nothing waits for it)."""
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4)
+    try:
+        with Journal(str(tmp_path / "t.db")) as journal:
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4],
+                           devices=rig.host, device_map=rig.device_map)
+            app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
+            run(app, clock, 6.0, speed=0)
+            tap(rig, clock, app, 1, "DUEL")
+            run(app, clock, 0.8, speed=0)
+            for b in ("SET", "WAR", "SET"):
+                tap(rig, clock, app, 1, b)
+            run(app, clock, 1.0, speed=0)
+            t = clock() + 0.1
+            rig.virtual.emit("burrito-1", "pickup", at=t)
+            rig.virtual.emit("burrito-1", "launch", at=t + 0.3)
+            rig.virtual.emit("burrito-1", "impact", at=t + 0.7, peak_g=3.0)
+            rig.virtual.emit("badge-2", "impact", at=t + 0.702, peak_g=2.5)
+            run(app, clock, 4.0, until=lambda: bool(app.referee._last_call), speed=4)
+            tap(rig, clock, app, 2, "SET", hold=1.0)
+            assert app.question is not None and "challenges" in app.question.text
+            assert not app.mapper.pending
+            run(app, clock, 2.0, speed=0)
+            assert app.state.rounds[0].sets == [0, 0, 0, 0]
     finally:
         rig.close()

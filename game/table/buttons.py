@@ -117,10 +117,22 @@ class ButtonMapper:
         return down
 
     def owns(self, ev: SeatEvent) -> bool:
-        """Is this event the end of a gesture the mapper began? A SET hold with its press still pending is a take-back
-        (never a challenge of the referee's last call: the mapper would otherwise wait for ever on that set)."""
+        """Is this hold a take-back? A SET hold while an earlier set of the seat is still pending takes that set back,
+        and is never a challenge of the referee's last call (the mapper would otherwise wait for ever on the set
+        whose release it never sees). With nothing to take back, a SET hold may be a challenge."""
         seat = self.game_seat.get(ev.seat)
-        return ev.action == "hold" and ev.button == "SET" and seat is not None and seat in self._press_set
+        if ev.action != "hold" or ev.button != "SET" or seat is None or seat not in self._press_set:
+            return False
+        own = self._press_set[seat]
+        return any(p.seat == seat and p is not own for p in self.pending)
+
+    def withdraw(self, ev: SeatEvent) -> None:
+        """Someone else took this hold (the referee: a challenge): the press it began counts nothing."""
+        seat = self.game_seat.get(ev.seat)
+        if ev.button == "SET" and seat is not None:
+            own = self._press_set.pop(seat, None)
+            if own is not None and own in self.pending:
+                self.pending.remove(own)
 
     def _set(self, ev: SeatEvent, seat: int) -> list[dict[str, Any]]:
         if ev.action == "press":

@@ -250,6 +250,9 @@ class TableApp:
             game_ev = self.seating.to_game(ev)  # the referee speaks game seats; panels not in the game say nothing
             if game_ev is not None and self.referee.seat(game_ev):
                 self.mapper.track(ev)
+                withdraw = getattr(self.mapper, "withdraw", None)
+                if ev.action == "hold" and withdraw is not None:
+                    withdraw(ev)  # a challenge: the SET press that began it is not a set
                 return
         self.buffer.extend(self.mapper.handle(ev, self.state))
 

@@ -310,8 +310,14 @@ def _receiver_present(port: str) -> bool:
     return any(True for _ in list_ports.grep(port[len("hwgrep://"):]))
 
 
-def run_play(args: Any, out: TextIO = sys.stdout) -> int:
-    """The table: lobby, game, screens, sound; simulation mode when asked or when no GPIO or receiver is found."""
+def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] | None = None,
+             driver: Callable[[Any, float], bool] | None = None) -> int:
+    """The table: lobby, game, screens, sound; simulation mode when asked or when no GPIO or receiver is found.
+
+    ``clock`` and ``driver`` are for playing the real loop by script (the acceptance tests, the soak): ``driver(app,
+    now)`` runs at the top of every frame, may post SDL events and move a stepped ``clock`` on, and ends the loop by
+    returning False. With a driver the loop never sleeps: the driver sets the pace.
+    """
     import pygame
 
     from firmware_bridge.host import DeviceHost, PairingStore
@@ -375,7 +381,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         if sound is not None:
             off = "" if house.voice or sound.announcer is None else " (voice off in the house settings: jingles)"
             print(f"Announcer: {sound.voice_note}{off}", file=out)
-    clock = time.monotonic
+    clock = clock or time.monotonic
     rig = None
     host = None
     if sim:
@@ -407,6 +413,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     try:
         next_step = clock()
         while True:
+            if driver is not None and not driver(app, clock()):
+                return 0
             for ev in pygame.event.get():
                 if ev.type == pygame.QUIT:
                     return 0
@@ -456,7 +464,7 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
             if args.max_frames and frames >= args.max_frames:
                 return 0
             delay = next_step - clock()
-            if delay > 0:
+            if delay > 0 and driver is None:
                 woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
     finally:
         if publisher is not None:
