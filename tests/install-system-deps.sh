@@ -1,12 +1,12 @@
 #!/usr/bin/env sh
-# The Debian packages the tests drive for real: a virtual X display and xdotool for playing the app by hand,
+# The Debian packages the tests drive for real: a virtual X display, xdotool and xwininfo for playing the app by hand,
 # ImageMagick for screenshots, espeak-ng and sox for the announcer, mosquitto for the venue broker, Chromium and
 # its WebDriver for the phone companion, libcairo2 (cairosvg) and ghostscript for the build guide's true-scale PDF,
 # Node.js for running the firmware under MicroPython's WebAssembly port (its npm package is pinned in
 # tests/mpy/package-lock.json and installed here with npm ci). Idempotent: installs only what is missing. Needs root
 # (CI runs as root).
 set -eu
-pkgs="xvfb xdotool imagemagick espeak-ng sox mosquitto chromium chromium-driver libcairo2 ghostscript nodejs"
+pkgs="xvfb xdotool x11-utils imagemagick espeak-ng sox mosquitto chromium chromium-driver libcairo2 ghostscript nodejs"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -19,8 +19,8 @@ from typing import Any
 
 import pygame
 
-from game.app.clock import SteppedClock
-from game.app.runner import STEP_S, run_play
+from game.table.clock import SteppedClock
+from game.table.runner import STEP_S, run_play
 from game.cli import build_parser
 
 #: Seat keys per panel, top to bottom SET, BRAWL, WAR, DUEL (docs/hardware.md, section 6).

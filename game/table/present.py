@@ -174,6 +174,11 @@ class Presenter:
         "OVERTURNED! ..." then one line per bruise, player or marker given back)."""
         text = cue.text
         if text.startswith("OVERTURNED!"):
+            # The overturned call and its aftermath still waiting (the countdown back to play, a round's end) come
+            # off the screen: the rules have undone them.
+            if self.current is not None and self.current.screen in ("call", "countdown", "round_end"):
+                self.current.duration = 0.0
+            self.queue = deque(q for q in self.queue if q.screen not in ("call", "countdown", "round_end"))
             self._push(Moment("call", title="CHALLENGE UPHELD", big="OVERTURNED", sub=text.removeprefix("OVERTURNED! "),
                               seats=cue.seats, duration=DURATIONS["call"]))
             return True
