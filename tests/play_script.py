@@ -19,9 +19,9 @@ from typing import Any
 
 import pygame
 
+from game.cli import build_parser
 from game.table.clock import SteppedClock
 from game.table.runner import STEP_S, run_play
-from game.cli import build_parser
 
 #: Seat keys per panel, top to bottom SET, BRAWL, WAR, DUEL (docs/hardware.md, section 6).
 KEYS = {1: "1qaz", 2: "2wsx", 3: "3edc", 4: "4rfv", 5: "5tgb", 6: "6yhn", 7: "7ujm", 8: "8ik,", 9: "9ol.",
