@@ -1,6 +1,6 @@
 """Playing ``burrito-table play --sim`` by script, through its real input path (holds no tests itself).
 
-``Script.run(scenario)`` runs the real ``run_play`` loop under SDL's dummy drivers on a stepped clock, ``speed`` times
+``Script.run(scenario)`` runs the real ``run_play`` loop under SDL's dummy drivers on a stepped clock, ``speed`` (16) times
 faster than real time (the virtual devices' threads, the pty and the expander worker need that real time). The
 scenario is a generator: it posts SDL key events (the seat keys of docs/hardware.md, F9/F10/F11, the arrows) with
 ``tap``/``hold``, and yields to let table time pass: ``yield 1.5`` waits 1.5 s, ``yield until(pred, 10)`` waits for
@@ -48,8 +48,15 @@ def key_of(panel: int, button: str) -> str:
     return KEYS[panel][BUTTONS.index(button)]
 
 
+#: Table time of the last key posted, and until when a simulated throw may still be in the air (see ``Script.pace``).
+_recent: dict[str, float] = {"key": float("-inf"), "throw": float("-inf"), "now": 0.0}
+
+
 def post(name: str, down: bool) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=pygame.key.key_code(name)))
+    _recent["key"] = _recent["now"]
+    if name in ("f9", "f10", "f11"):
+        _recent["throw"] = _recent["now"] + 7.0  # the trace, the call and a claim press are done by then
 
 
 def tap(name: str, hold: float = 0.12) -> Iterator[Any]:
@@ -71,7 +78,9 @@ class Script:
 
     journal: Path
     config: str | None = None
-    speed: float = 12.0
+    speed: float = 16.0
+    #: x real time while nothing moves on the devices' or the expanders' threads (no key or throw just now)
+    idle_speed: float = 60.0
     limit_s: float = 240.0
     clock: SteppedClock = field(default_factory=SteppedClock)
     app: Any = None
@@ -128,10 +137,17 @@ class Script:
                 else:
                     wait_until = now + float(cmd)
             self.clock.advance(STEP_S)
-            time.sleep(STEP_S / self.speed)
+            time.sleep(STEP_S / self.pace(now))
             return True
 
         return run_play(self.args(), self.out, clock=self.clock, driver=driver)
+
+    def pace(self, now: float) -> float:
+        """The virtual devices, the device host and the expander worker are threads on real time: they get it at
+        ``speed`` while a key was just posted or a throw is in the air, and the loop runs faster in between."""
+        _recent["now"] = now
+        busy = now - _recent["key"] < 0.5 or now < _recent["throw"]
+        return self.speed if busy else self.idle_speed
 
     # -- what the journal says ----------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Acceptance: ``burrito-table play --sim`` played by hand through its real input path.
 
-Each case runs the real ``run_play`` loop (SDL dummy drivers, a stepped clock at 12x real time) and posts SDL key events:
+Each case runs the real ``run_play`` loop (SDL dummy drivers, a stepped clock at 16x real time) and posts SDL key events:
 the seat keys of docs/hardware.md go through the keyboard panel to gpiozero MockFactory pins (and the simulated MCP23017
 expanders of the six- and twelve-panel pin maps), F9/F10/F11 play accelerometer traces through the virtual devices'
 detector, the pty and the device host to the referee. Every case asserts that no failsafe screen appeared, that the
@@ -69,7 +69,7 @@ def test_throw_throw_burrito_by_hand(tmp_path: Path, seats: int, variant: int) -
     """Join, choose the variant, start; a battle; F10 is called a miss and F9 a hit on seat 2, with no question."""
     def scenario(s: Script) -> Iterator[Any]:
         yield from join_and_start(list(range(1, seats + 1)), choice("throw-throw-burrito", variant))
-        yield 4.0
+        yield 2.0  # the opening "3, 2, 1, Burrito!"
         yield from ttb_battle(seats)
         yield from tap("f10")
         yield until(lambda app: calls_made(app, ("miss",)), 8.0, "the miss")
@@ -116,7 +116,7 @@ def test_zombie_burrito_by_hand(tmp_path: Path, seats: int) -> None:
         st = s.app.state
         caller = st.teams["zombies"][0]
         target.append(st.teams["survivors"][0])
-        yield 5.0
+        yield 3.0  # the teams, then "3.. 2.. 1.. Zombie Burrito!"
         yield from press(caller, "WAR")  # no battle on: a tap of WAR is "Battle!"
         yield until(lambda app: app.state.battle is not None, 3.0, "the battle")
         for _ in range((target[0] - 2) % seats):  # the sim target starts at seat 2
