@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_script import TWELVE, Script, join_and_start, key_of, post, press, tap, until
 
 from game.registry import lobby_choices
+from game.table.scripted import TWELVE, Script, join_and_start, key_of, post, press, tap, until
 
 CHOICES = [c for c, _ in lobby_choices()]
 

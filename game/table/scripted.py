@@ -1,4 +1,4 @@
-"""Playing ``burrito-table play --sim`` by script, through its real input path (holds no tests itself).
+"""Playing ``burrito-table play --sim`` by script, through its real input path: the acceptance tests and the soak.
 
 ``Script.run(scenario)`` runs the real ``run_play`` loop under SDL's dummy drivers on a stepped clock, ``speed`` (16) times
 faster than real time (the virtual devices' threads, the pty and the expander worker need that real time). The
@@ -14,6 +14,7 @@ import io
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ KEYS = {1: "1qaz", 2: "2wsx", 3: "3edc", 4: "4rfv", 5: "5tgb", 6: "6yhn", 7: "7u
         10: "0p;/"}
 KEYS.update({11: ("f1", "f2", "f3", "f4"), 12: ("f5", "f6", "f7", "f8")})  # type: ignore[dict-item]
 BUTTONS = ("SET", "BRAWL", "WAR", "DUEL")
-TWELVE = str(Path(__file__).resolve().parents[1] / "hardware" / "pinmaps" / "twelve-seats.toml")
+TWELVE = str(resources.files("hardware.pinmaps").joinpath("twelve-seats.toml"))
 
 Scenario = Generator[Any, None, None]
 
@@ -105,8 +106,10 @@ class Script:
 
         def driver(app: Any, now: float) -> bool:
             nonlocal wait_until, waiting, waiting_since
-            if self.app is None and app.lobby is not None:
-                app.lobby.seed = lobby_seed  # a fixed deal (Zombie Burrito's teams) for a repeatable case
+            if self.app is None:
+                app.lobby_seed = lobby_seed  # a fixed deal (Zombie Burrito's teams) for a repeatable run
+                if app.lobby is not None:
+                    app.lobby.seed = lobby_seed
             self.app = app
             self.frames += 1
             if app.error is not None and (not self.failsafes or self.failsafes[-1] != app.error):
@@ -167,3 +170,126 @@ def join_and_start(panels: list[int], choice: int) -> Iterator[Any]:
         yield from press(panels[0], "WAR")
     yield from press(panels[0], "DUEL")
     yield until(lambda app: app.live is not None, 3.0, "the game to start")
+
+
+# -- the soak: random presses from the joined seats ---------------------------------------------------------------
+
+
+@dataclass
+class SoakStats:
+    """What a soak did and saw."""
+
+    presses: int = 0
+    throws: int = 0
+    games: int = 0
+    restarts: int = 0
+    table_s: float = 0.0
+    errors: list[str] = field(default_factory=list)  # log records at ERROR or with an exception
+    rejected: int = 0  # events the rules refused (random presses make impossible moves; logged, never a crash)
+
+    def line(self, s: Script, real_s: float) -> str:
+        return (f"{self.presses} presses and {self.throws} sim throws in {self.table_s:.0f} s of table time "
+                f"({real_s:.0f} s real), {self.games} games, {self.restarts} restarts, "
+                f"{len(s.questions)} questions, {len(s.failsafes)} failsafes, {len(self.errors)} errors logged, "
+                f"{self.rejected} events refused by the rules")
+
+
+def soak(seed: int, table_s: float, stats: SoakStats, panels: int = 6) -> Callable[[Script], Scenario]:
+    """A seeded scenario: join a random set of panels, pick a random game and variant, then press random buttons of
+    the joined seats (taps, sometimes holds), throw with F9/F10/F11 at random targets, and restart from the menu when
+    a game is won or after 45-120 s (so every game comes round). Runs ``table_s`` seconds of table time."""
+    import random
+
+    from game.registry import lobby_choices
+
+    rng = random.Random(seed)
+    choices = lobby_choices()
+
+    def scenario(s: Script) -> Scenario:
+        start = s.clock()
+        joined: list[int] = []
+        over_since: float | None = None
+        game_end = 0.0  # a game still going at this table time is restarted from the menu: the next game is drawn
+        while s.clock() - start < table_s:
+            stats.table_s = s.clock() - start
+            app = s.app
+            if app.menu_open:
+                yield from press(joined[0] if joined else 1, "DUEL")  # back to the game
+                continue
+            if app.live is None:
+                if app.lobby is not None and app.lobby.resume is not None:
+                    yield from press(1, "DUEL")  # set the unfinished game aside
+                    continue
+                n = rng.randint(2, panels)
+                joined = sorted(rng.sample(range(1, panels + 1), n))
+                c = rng.randrange(len(choices))
+                yield from join_and_start(joined, c)
+                stats.games += 1
+                over_since = None
+                game_end = s.clock() + rng.uniform(45.0, 120.0)
+                continue
+            if app.over or s.clock() > game_end:
+                over_since = over_since if over_since is not None else s.clock()
+                if s.clock() - over_since > 3.0 or not app.over:
+                    yield from _menu_restart(joined[0])
+                    stats.restarts += 1
+                else:
+                    yield 0.5
+                continue
+            r = rng.random()
+            if r < 0.8 or not app.mode.uses_devices:
+                hold = rng.uniform(0.9, 1.3) if rng.random() < 0.08 else rng.uniform(0.06, 0.25)
+                yield from press(rng.choice(joined), rng.choice(BUTTONS), hold)
+                stats.presses += 1
+            elif r < 0.92:
+                for _ in range(rng.randrange(len(joined))):
+                    yield from tap("up")
+                yield from tap(rng.choice(("f9", "f9", "f10", "f11")))
+                stats.throws += 1
+            else:
+                yield from tap(rng.choice(("tab", "left", "right", "down")))
+            yield rng.uniform(0.05, 0.8)
+        stats.table_s = s.clock() - start
+
+    return scenario
+
+
+def _menu_restart(panel: int) -> Iterator[Any]:
+    post(key_of(panel, "BRAWL"), True)
+    post(key_of(panel, "WAR"), True)
+    yield until(lambda app: app.menu_open, 6.0, "the menu")
+    post(key_of(panel, "BRAWL"), False)
+    post(key_of(panel, "WAR"), False)
+    yield 0.3
+    yield from press(panel, "WAR")  # "Restart: new game"
+    yield from press(panel, "SET")
+    yield until(lambda app: app.live is None, 3.0, "the lobby")
+
+
+class ErrorLog:
+    """A logging handler that keeps every record at ERROR or carrying an exception (the soak's "no exception")."""
+
+    def __init__(self, stats: SoakStats) -> None:
+        import logging
+
+        class _Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if record.levelno >= logging.ERROR or record.exc_info:
+                    stats.errors.append(f"{record.name}: {record.getMessage()}"[:300])
+                elif "event not written" in record.getMessage():
+                    stats.rejected += 1
+
+        self.handler = _Handler(logging.INFO)
+        self.logging = logging
+
+    def __enter__(self) -> ErrorLog:
+        root = self.logging.getLogger()
+        self._level = root.level
+        root.setLevel(min(root.level or self.logging.WARNING, self.logging.INFO))
+        root.addHandler(self.handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        root = self.logging.getLogger()
+        root.removeHandler(self.handler)
+        root.setLevel(self._level)
