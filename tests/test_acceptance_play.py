@@ -379,3 +379,57 @@ def json_event(body: str) -> str:
     import json
 
     return str(json.loads(body).get("event"))
+
+
+# -- to the end with clean presses: no question at all -------------------------------------------------------------
+
+
+def test_a_whole_two_seat_throw_throw_burrito_game_by_hand_asks_nothing(tmp_path: Path) -> None:
+    """Done when: a game played to its winner with clean key presses, and not a single question from the table."""
+    def scenario(s: Script) -> Iterator[Any]:
+        yield from join_and_start([1, 2], choice("throw-throw-burrito", 0))
+        yield 2.0
+        while not s.app.over:
+            if not battle_on(s.app):
+                if s.app.state.battle is None and not s.app.state.declaring:
+                    yield from press(1, "DUEL")  # two seats: a Duel needs no pick
+                yield until(lambda app: battle_on(app) or app.over, 8.0, "a battle")
+                continue
+            hits = len(calls_made(s.app, ("hit",)))
+            yield from tap("f9")  # seat 2 is hit, every time
+            yield until(lambda app, h=hits: len(calls_made(app, ("hit",))) > h, 8.0, "the hit")
+            yield until(lambda app: not battle_on(app) or app.over, 3.0, "the battle's end")
+            yield 1.0
+        yield 1.0
+
+    s = Script(tmp_path / "j.db", limit_s=600.0)
+    assert s.run(scenario) == 0
+    clean(s)
+    summary = s.app.live.table.summary()
+    assert summary["winner"] == 1 and [r["winner"] for r in summary["rounds"]] == [1, 1]
+    assert len(s.calls()) == 12  # six bruises a round, two rounds
+
+
+def test_a_whole_two_seat_zombie_burrito_game_by_hand_asks_nothing(tmp_path: Path) -> None:
+    def scenario(s: Script) -> Iterator[Any]:
+        yield from join_and_start([1, 2], choice("zombie-burrito", 0))
+        zombie, survivor = s.app.state.teams["zombies"][0], s.app.state.teams["survivors"][0]
+        if survivor != 2:
+            yield from tap("up")  # the sim target: the Survivor's seat
+        yield 3.0
+        while not s.app.over:
+            yield from press(s.app.seatmap[zombie - 1], "WAR")  # "Battle!"
+            yield until(lambda app: app.state.battle is not None, 3.0, "the battle")
+            yield 1.0
+            hits = len(calls_made(s.app, ("hit",)))
+            yield from tap("f9")  # the Zombie burrito hits the Survivor: the Zombies win the battle
+            yield until(lambda app, h=hits: len(calls_made(app, ("hit",))) > h, 8.0, "the hit")
+            yield until(lambda app: app.state.battle is None or app.over, 4.0, "the battle's end")
+            yield 3.0
+        yield 1.0
+
+    s = Script(tmp_path / "j.db", limit_s=300.0)
+    assert s.run(scenario) == 0
+    clean(s)
+    summary = s.app.live.table.summary()
+    assert summary["winner"] == "zombies" and summary["markers"]["zombies"] == 3
