@@ -433,3 +433,26 @@ def test_a_whole_two_seat_zombie_burrito_game_by_hand_asks_nothing(tmp_path: Pat
     clean(s)
     summary = s.app.live.table.summary()
     assert summary["winner"] == "zombies" and summary["markers"]["zombies"] == 3
+
+
+def test_a_war_by_hand_calls_each_burritos_first_throw_without_a_question(tmp_path: Path) -> None:
+    """A War of four: burrito 1 misses (F10), burrito 2 (TAB) hits seat 2 (F9). Neither was thrown before in this
+    battle, so nobody is asked who threw it (only a re-throw of a landed burrito in a War is, R10)."""
+    def scenario(s: Script) -> Iterator[Any]:
+        yield from join_and_start([1, 2, 3, 4], 0)
+        yield 2.0
+        yield from press(1, "WAR")
+        yield until(battle_on, 3.0, "the war")
+        yield from tap("f10")
+        yield until(lambda app: calls_made(app, ("miss",)), 8.0, "the miss")
+        yield from tap("tab")
+        yield from tap("f9")
+        yield until(lambda app: calls_made(app, ("hit",)), 8.0, "the hit")
+        yield 0.5
+
+    s = Script(tmp_path / "j.db")
+    assert s.run(scenario) == 0
+    clean(s)
+    assert s.calls() == [("miss", None), ("hit", 2)]
+    hit = [e for e in s.events() if e["event"] == "hit"][0]
+    assert hit["burrito"] == 2 and s.app.state.battles[-1].loser == 2
