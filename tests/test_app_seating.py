@@ -215,3 +215,18 @@ def test_a_set_hold_with_nothing_to_take_back_challenges_the_call_and_counts_no_
             assert app.state.rounds[0].sets == [0, 0, 0, 0]
     finally:
         rig.close()
+
+
+def test_the_lights_of_game_seats_are_the_joined_panels(tmp_path: Path) -> None:
+    """Panels 2 and 4 play: a cue for game seat 2 lights panel 4, and panel 2's light is game seat 1's."""
+    clock = SteppedClock()
+    rig = open_sim(clock, devices=False)
+    try:
+        with Journal(str(tmp_path / "t.db")) as journal:
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[2, 4], use_referee=False)
+            lit: list[tuple[int, str]] = []
+            rig.panels.lights.cue = lambda panel, cue: lit.append((panel, cue))
+            app._light((2, 1, 3), "answer")
+            assert lit == [(4, "answer"), (2, "answer")]
+    finally:
+        rig.close()

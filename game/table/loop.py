@@ -421,9 +421,11 @@ class TableApp:
         lights = getattr(self.panels, "lights", None)
         if lights is None:
             return
-        for s in seats:
-            if 1 <= s <= len(self.seatmap):
-                lights.cue(self.seatmap[s - 1], cue)
+        seating = self.seating
+        for s in seats:  # the rules and the referee name game seats; the lights are the panels'
+            panel = seating.panel_of(s)
+            if panel is not None:
+                lights.cue(panel, cue)
 
     # -- what to draw ----------------------------------------------------------------------------------
 
