@@ -289,7 +289,7 @@ def test_resume_after_the_app_was_killed(tmp_path: Path) -> None:
 
 
 def test_a_challenge_voted_wrong_overturns_the_hit_and_the_bruise_goes_back(tmp_path: Path) -> None:
-    """After F9's hit, seat 2 holds SET (a challenge); seats 1 and 2 answer "wrong" (BRAWL): the log gets an
+    """After F9's hit, seat 2 holds SET (a challenge); seats 1 and 2 answer "wrong" with the button the question screen shows for it (DUEL): the log gets an
     overturn, the bruise goes back, the screen says OVERTURNED, and the Duel goes on."""
     screens: list[str] = []
 
@@ -302,7 +302,7 @@ def test_a_challenge_voted_wrong_overturns_the_hit_and_the_bruise_goes_back(tmp_
         yield from press(2, "SET", hold=1.0)
         yield until(lambda app: app.question is not None, 2.0, "the challenge question")
         for seat in s.app.question.seats:
-            yield from press(s.app.seatmap[seat - 1], "BRAWL")  # option 2: "wrong"
+            yield from press(s.app.seatmap[seat - 1], "DUEL")  # option 2: "wrong"
         yield until(lambda app: calls_made(app, ("overturn",)), 3.0, "the overturn")
         yield 0.1
         screens.append(s.app.view(s.clock()).big)

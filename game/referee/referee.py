@@ -45,7 +45,9 @@ ANSWER_S = 8.0
 #: R3. A first contact followed by a fall this long was above the floor (a person's hands or arm, or furniture).
 FALL_S = 0.25
 
-ANSWER_BUTTONS: tuple[str, ...] = ("SET", "BRAWL", "WAR", "DUEL")
+#: R12. Option i of a question is button i: SET for the first ("yes", "right"), DUEL for the second ("no", "wrong"),
+#: as docs/hardware.md says ("SET confirms the call shown, DUEL disputes it") and the question screen shows.
+ANSWER_BUTTONS: tuple[str, ...] = ("SET", "DUEL", "BRAWL", "WAR")
 
 
 @dataclass(frozen=True)
