@@ -230,3 +230,33 @@ def test_the_lights_of_game_seats_are_the_joined_panels(tmp_path: Path) -> None:
             assert lit == [(4, "answer"), (2, "answer")]
     finally:
         rig.close()
+
+
+def test_a_set_released_while_the_menu_is_open_is_laid_and_blocks_nothing(tmp_path: Path) -> None:
+    """The menu opens while panel 1's SET is down: its release goes to the menu, yet the set is laid and later
+    events still reach the journal (a set waiting for a release it never sees would hold back every event)."""
+    clock = SteppedClock()
+    rig = open_sim(clock, devices=False)
+    try:
+        with Journal(str(tmp_path / "t.db")) as journal:
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
+            app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
+            run(app, clock, 1.0, speed=0)
+            edge(rig, 2, "BRAWL", True)
+            edge(rig, 2, "WAR", True)
+            run(app, clock, 4.8, speed=0)
+            edge(rig, 1, "SET", True)
+            run(app, clock, 0.3, until=lambda: app.menu_open, speed=0)
+            assert app.menu_open
+            edge(rig, 1, "SET", False)
+            edge(rig, 2, "BRAWL", False)
+            edge(rig, 2, "WAR", False)
+            run(app, clock, 0.2, speed=0)
+            tap(rig, clock, app, 2, "DUEL")  # back to the game
+            tap(rig, clock, app, 3, "BRAWL")
+            run(app, clock, 2.0, speed=0)
+            kinds = [e["event"] for e in app.live.table.events]  # the chord's first button alone called a Brawl
+            assert kinds[-2:] == ["set", "declare"] and kinds.count("set") == 1
+            assert not app.mapper.pending
+    finally:
+        rig.close()

@@ -126,13 +126,20 @@ class ButtonMapper:
         own = self._press_set[seat]
         return any(p.seat == seat and p is not own for p in self.pending)
 
-    def withdraw(self, ev: SeatEvent) -> None:
-        """Someone else took this hold (the referee: a challenge): the press it began counts nothing."""
+    def lost(self, ev: SeatEvent) -> None:
+        """The end of a press that something else took (the referee, the table menu, the failsafe screen): end what
+        the press began, so nothing waits for ever on a release the mapper never saw. A SET released elsewhere is
+        a set (it was laid before); a SET hold taken elsewhere (a challenge) counts nothing."""
         seat = self.game_seat.get(ev.seat)
-        if ev.button == "SET" and seat is not None:
-            own = self._press_set.pop(seat, None)
-            if own is not None and own in self.pending:
-                self.pending.remove(own)
+        if ev.button != "SET" or seat is None or ev.action not in ("release", "hold"):
+            return
+        own = self._press_set.pop(seat, None)
+        if own is None:
+            return
+        if ev.action == "release":
+            own.released = True
+        elif own in self.pending:
+            self.pending.remove(own)
 
     def _set(self, ev: SeatEvent, seat: int) -> list[dict[str, Any]]:
         if ev.action == "press":

@@ -237,11 +237,11 @@ class TableApp:
         # Every path keeps the mapper's record of which buttons are down (the menu chord), even for events it does
         # not act on: a release it never saw would leave the chord "held" and reopen the menu.
         if self.menu_open:
-            self.mapper.track(ev)
+            self._elsewhere(ev)
             self._menu(ev)
             return
         if self.error is not None:
-            self.mapper.track(ev)
+            self._elsewhere(ev)
             if ev.action == "press" and ev.button == "SET":
                 self.error = None  # try to carry on: the state is intact, the journal has every event
             return
@@ -249,12 +249,16 @@ class TableApp:
         if self.referee is not None and not (owns is not None and owns(ev)):
             game_ev = self.seating.to_game(ev)  # the referee speaks game seats; panels not in the game say nothing
             if game_ev is not None and self.referee.seat(game_ev):
-                self.mapper.track(ev)
-                withdraw = getattr(self.mapper, "withdraw", None)
-                if ev.action == "hold" and withdraw is not None:
-                    withdraw(ev)  # a challenge: the SET press that began it is not a set
+                self._elsewhere(ev)  # a hold is a challenge: the SET press that began it is not a set
                 return
         self.buffer.extend(self.mapper.handle(ev, self.state))
+
+    def _elsewhere(self, ev: SeatEvent) -> None:
+        """An event the mapper will not handle: it still learns the button is up, and ends what the press began."""
+        self.mapper.track(ev)
+        lost = getattr(self.mapper, "lost", None)
+        if lost is not None:
+            lost(ev)
 
     def _menu(self, ev: SeatEvent) -> None:
         items = MENU_ITEMS

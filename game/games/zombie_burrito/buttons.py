@@ -106,6 +106,13 @@ class ZombieMapper(ButtonMapper):
                 return True
         return super().owns(ev)
 
+    def lost(self, ev: SeatEvent) -> None:
+        """A WAR whose release or hold something else took is neither a "Battle!" nor a false one: it waits no more."""
+        seat = self.game_seat.get(ev.seat)
+        if ev.button == "WAR" and ev.action in ("release", "hold") and seat is not None:
+            self._war_down.pop(seat, None)
+        super().lost(ev)
+
     @staticmethod
     def cancel_kinds(battle: Any, team: str) -> list[str]:
         """The other team's kinds this team may still cancel, in name order."""
