@@ -33,7 +33,12 @@ from hardware.events import SeatEvent
 
 @runtime_checkable
 class Mapper(Protocol):
-    """What the loop asks of a mode's button mapper (``game.table.buttons.ButtonMapper`` is the reference)."""
+    """What the loop asks of a mode's button mapper (``game.table.buttons.ButtonMapper`` is the reference).
+
+    Optional, used when present: ``owns(ev) -> bool`` (a hold the mapper claims before the referee may take it as a
+    challenge, e.g. a take-back) and ``lost(ev)`` (the release or hold of a press that the referee, the menu or the
+    failsafe screen took: end what the press began, so nothing waits for a release the mapper never sees).
+    """
 
     seatmap: list[int]
     feedback: list[Any]
