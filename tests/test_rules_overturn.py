@@ -165,7 +165,7 @@ def test_a_copied_history_is_independent_of_its_original_though_it_shares_the_bu
     """The copy-then-step reducer must leave the old state alone, and bots copy states thousands of times a move."""
     import copy
 
-    from game.rules.overturn import History
+    from game.rules.base import History
 
     a = History([{"t": 1.0}])
     b = copy.deepcopy(a)

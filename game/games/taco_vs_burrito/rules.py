@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from game.rules import overturn as undo
 from game.rules.base import (
     Cue,
     Event,
+    History,
     RuleInputError,
     SeededRandom,
     Setup,
@@ -41,6 +41,10 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    overturn_apply,
+    overturn_check_event,
+    overturn_dropped,
+    overturn_target,
     parse_players,
     read_game_data,
     read_setup_file,
@@ -243,7 +247,7 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     cat: Catalog = setup.options["catalog"]
     need_int(obj, "seat", 1, n)
     if kind == "overturn":
-        undo.check_event(obj, CALLS, n, None)
+        overturn_check_event(obj, CALLS, n, None)
     if kind in ("place", "play", "discard"):
         _need_card(obj, "card", cat)
     if kind == "place":
@@ -332,7 +336,7 @@ class State:
     kinds: dict[str, str] = field(default_factory=dict)
     values: dict[str, int] = field(default_factory=dict)
     #: Every event applied, in order: an overturn folds them again without the call (T19).
-    history: undo.History = field(default_factory=undo.History)
+    history: History = field(default_factory=History)
     overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -439,7 +443,7 @@ def check_state(state: State, ev: Event) -> None:
     seat = ev["seat"]
     p = state.pending
     if kind == "overturn":
-        undo.target(state, ev, CALLS)
+        overturn_target(state, ev, CALLS)
         return
     if kind == "block":
         if state.phase != "window" or p is None:
@@ -571,11 +575,11 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     """T19: a challenge upheld against the table's block call (which No Bueno slammed first). The block is void: its
     No Bueno goes back to the blocker's hand; the card waits out what is left of its first window, or takes effect."""
     kept = list(state.overturned)
-    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    call = overturn_apply(state, ev, CALLS, new_state, advance, step)
     state.overturned = kept + [{"t": t, "call": call["event"], "seat": call["seat"]}]
     cues.append(Cue(t, "say", f"OVERTURNED! Seat {call['seat']}'s No Bueno does not count: it goes back to the hand",
                     (call["seat"],)))
-    for e in undo.dropped(state):
+    for e in overturn_dropped(state):
         cues.append(Cue(t, "note", f"seat {e['seat']}'s {e['event']} at t={e['t']:g} no longer applies"))
 
 

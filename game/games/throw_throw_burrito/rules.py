@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.rules import overturn as undo
 from game.rules.base import (
     Cue,
     Event,
+    History,
     RuleInputError,
     Setup,
     brief,
@@ -35,6 +35,10 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    overturn_apply,
+    overturn_check_event,
+    overturn_dropped,
+    overturn_target,
     parse_players,
     setup_options,
     splitmix64,
@@ -105,7 +109,7 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     if kind in BURRITO_EVENTS:
         need_int(obj, "burrito", 1, 4 if setup.options["two_decks"] else 2)
     if kind == "overturn":
-        undo.check_event(obj, CALLS, n, 4 if setup.options["two_decks"] else 2)
+        overturn_check_event(obj, CALLS, n, 4 if setup.options["two_decks"] else 2)
     elif kind == "declare":
         need_choice(obj, "battle", BATTLE_KINDS)
         obj["valid"] = need_bool(obj, "valid", True)
@@ -192,7 +196,7 @@ class State:
     penalties: list[dict[str, Any]] = field(default_factory=list)
     rng: int = 0
     #: Every event applied, in order: an overturn folds them again without the call (D21).
-    history: undo.History = field(default_factory=undo.History)
+    history: History = field(default_factory=History)
     #: The calls overturned, for the summary: {"t", "call", "seat"?, "burrito"?}.
     overturned: list[dict[str, Any]] = field(default_factory=list)
 
@@ -263,7 +267,7 @@ def is_over(state: State) -> bool:
 def check_state(state: State, ev: Event) -> None:
     """Raise ``RuleInputError`` for an overturn that names anything but the last call (D21); changes nothing."""
     if ev["event"] == "overturn":
-        undo.target(state, ev, CALLS)
+        overturn_target(state, ev, CALLS)
 
 
 def step(state: State, ev: Event) -> list[Cue]:
@@ -549,7 +553,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     before_bruises = list(state.rounds[-1].bruises)
     before_round, before_battles = state.round, len(state.battles)
     kept = list(state.overturned)
-    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    call = overturn_apply(state, ev, CALLS, new_state, advance, step)
     named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
     state.overturned = kept + [{"t": t, "call": call["event"], **named}]
     called = tuple(x for x in (call.get("seat"),) if x)
@@ -565,7 +569,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
         fighters = tuple(sorted(on.fighters))
         cues.append(Cue(t, "say", f"The {on.kind.upper()} goes on: " + " vs ".join(map(str, fighters)), fighters))
         cues.append(Cue(t, "light", "battle", fighters))
-    for e in undo.dropped(state):
+    for e in overturn_dropped(state):
         cues.append(Cue(t, "note", f"the {e['event']} at t={e['t']:g} no longer applies"))
 
 

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from game.rules import overturn as undo
 from game.rules.base import (
     MASK64,
     Cue,
     Event,
+    History,
     RuleInputError,
     Setup,
     brief,
@@ -48,6 +48,10 @@ from game.rules.base import (
     need_int,
     need_number,
     need_seats,
+    overturn_apply,
+    overturn_check_event,
+    overturn_dropped,
+    overturn_target,
     parse_players,
     read_game_data,
     read_setup_file,
@@ -243,7 +247,7 @@ def check_event(setup: Setup, obj: dict[str, Any]) -> Event:
     if kind in ("grab", "throw", "hit", "catch", "miss"):
         need_int(obj, "burrito", 1, 2)
     if kind == "overturn":
-        undo.check_event(obj, CALLS, n, 2)
+        overturn_check_event(obj, CALLS, n, 2)
     elif kind == "advantage":
         side = need_choice(obj, "side", SIDES)
         _need_kind(obj, side, catalog)
@@ -318,7 +322,7 @@ class State:
     landed: set[int] = field(default_factory=set)  # burritos whose flight was decided, not thrown since
     rng: int = 0
     #: Every event applied, in order: an overturn folds them again without the call (Z15).
-    history: undo.History = field(default_factory=undo.History)
+    history: History = field(default_factory=History)
     overturned: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -392,7 +396,7 @@ def check_state(state: State, ev: Event) -> None:
     elif kind == "revive":
         _check_revive(state, ev)
     elif kind == "overturn":
-        undo.target(state, ev, CALLS)
+        overturn_target(state, ev, CALLS)
 
 
 def step(state: State, ev: Event) -> list[Cue]:
@@ -778,7 +782,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     out_before = set(last.out) if last is not None else set()
     markers_before = dict(state.markers)
     kept = list(state.overturned)
-    call = undo.apply(state, ev, CALLS, new_state, advance, step)
+    call = overturn_apply(state, ev, CALLS, new_state, advance, step)
     named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
     state.overturned = kept + [{"t": t, "call": call["event"], **named}]
     called = tuple(x for x in (call.get("seat"),) if x)
@@ -791,7 +795,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
         for s in sorted(out_before - set(b.out)):
             cues.append(Cue(t, "say", f"Seat {s} is back in the battle", (s,)))
             cues.append(Cue(t, "light", "battle", (s,)))
-    for e in undo.dropped(state):
+    for e in overturn_dropped(state):
         cues.append(Cue(t, "note", f"the {e['event']} at t={e['t']:g} no longer applies"))
 
 
