@@ -54,7 +54,9 @@ _recent: dict[str, float] = {"key": float("-inf"), "throw": float("-inf"), "now"
 
 
 def post(name: str, down: bool) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=pygame.key.key_code(name)))
+    # what SDL puts in a real key event: the key, the character it types (for name cards), no modifiers
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=pygame.key.key_code(name),
+                                         unicode=name if len(name) == 1 else "", mod=0, scancode=0))
     _recent["key"] = _recent["now"]
     if name in ("f9", "f10", "f11"):
         _recent["throw"] = _recent["now"] + 7.0  # the trace, the call and a claim press are done by then
