@@ -26,9 +26,11 @@ from typing import Any
 import pytest
 
 from game.registry import lobby_choices
+from game.table.loop import MENU_ITEMS
 from game.table.scripted import TWELVE, Script, join_and_start, key_of, post, press, tap, until
 
 CHOICES = [c for c, _ in lobby_choices()]
+SHUTDOWN = [k for k, _ in MENU_ITEMS].index("shutdown")
 
 
 def choice(game: str, variant: int) -> int:
@@ -221,8 +223,9 @@ def test_the_menu_back_restart_and_shut_down_cancelled_then_shut_down(tmp_path: 
         yield from join_and_start([1, 2], 0)
         seen.append(f"new game:{s.app.live.game_id != first}")
         yield from chord(1)
-        yield from press(1, "WAR")
-        yield from press(1, "WAR")  # "Shut down the table"...
+        for _ in range(SHUTDOWN):
+            yield from press(1, "WAR")  # down to "Shut down the table"...
+        seen.append(f"cursor:{MENU_ITEMS[s.app.menu_cursor][0]}")
         yield from press(1, "DUEL")  # ...cancelled
         yield 6.0
         seen.append(f"cancelled:{s.app.menu_open}")
@@ -235,7 +238,7 @@ def test_the_menu_back_restart_and_shut_down_cancelled_then_shut_down(tmp_path: 
     s = Script(tmp_path / "j.db")
     assert s.run(scenario) == 0
     assert "shut down requested from the table menu" in s.out.getvalue()
-    assert seen == ["back:False", "restart:True", "lobby:False", "new game:True", "cancelled:False"]
+    assert seen == ["back:False", "restart:True", "lobby:False", "new game:True", "cursor:shutdown", "cancelled:False"]
     assert s.failsafes == [] and s.timeouts == []
 
 

@@ -231,6 +231,7 @@ class TableApp:
                 self.lobby.seat_event(ev)
             return
         if self.menu_open and self.host.menu_page == "settings":
+            self._elsewhere(ev)  # the chord tracker sees every release, or the menu would open again by itself
             if ev.action == "press":
                 self.host.settings_press(ev.button)
             return

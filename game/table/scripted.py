@@ -49,6 +49,9 @@ def key_of(panel: int, button: str) -> str:
     return KEYS[panel][BUTTONS.index(button)]
 
 
+#: The app being played (set by ``Script.run``), for helpers that look before they press.
+_app: list[Any] = []
+
 #: Table time of the last key posted, and until when a simulated throw may still be in the air (see ``Script.pace``).
 _recent: dict[str, float] = {"key": float("-inf"), "throw": float("-inf"), "now": 0.0}
 
@@ -113,6 +116,7 @@ class Script:
                 if app.lobby is not None:
                     app.lobby.seed = lobby_seed
             self.app = app
+            _app[:] = [app]
             self.frames += 1
             if app.error is not None and (not self.failsafes or self.failsafes[-1] != app.error):
                 self.failsafes.append(app.error)
@@ -165,9 +169,14 @@ class Script:
 
 
 def join_and_start(panels: list[int], choice: int) -> Iterator[Any]:
-    """In the lobby: every panel joins (SET), the first steps the game/variant list ``choice`` times (WAR), DUEL."""
+    """In the lobby: every panel joins (SET), the first steps the game/variant list ``choice`` times (WAR), DUEL.
+
+    A panel already in the lobby is not pressed again: SET on a joined seat opens its name card, which would take
+    the keys that follow as typing."""
     for p in panels:
-        yield from press(p, "SET")
+        lobby = _app[0].lobby if _app else None
+        if lobby is None or p not in lobby.joined:
+            yield from press(p, "SET")
     for _ in range(choice):
         yield from press(panels[0], "WAR")
     yield from press(panels[0], "DUEL")
