@@ -99,6 +99,8 @@ class TableApp:
 
         #: names, how-to-play, learning hints, attract mode, house settings, device warnings
         self.host = PartyHost(self, settings, settings_file, idle_s)
+        #: the phone companion's ``game.web.bridge.TableBridge`` (its input queue, its snapshots), or None
+        self.web: Any = None
 
     # -- game start ---------------------------------------------------------------------------------
 
@@ -268,8 +270,12 @@ class TableApp:
             self.error = f"{type(exc).__name__}: {exc}"
             self.error_detail = traceback.format_exc(limit=6)
             log.error("failsafe: %s\n%s", self.error, self.error_detail)
+        if self.web is not None:
+            self.web.publish(self, now)  # never raises: a snapshot fault is the companion's, not the table's
 
     def _step(self, now: float) -> None:
+        if self.web is not None:
+            self.web.pump(self, now)  # phones' taps and moves, from the companion's queue
         for ev in self.panels.source.poll(now):
             self.seat_event(ev)
         for _panel in self.mapper.combos(now):
@@ -464,6 +470,8 @@ class Lobby:
         self.resume = resume  # (game id, description)
         self.choice: str | None = None  # "start" or "resume"
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        #: panel -> {"name", "colour"} picked (on a phone) before the start; journaled in the setup's ``players``
+        self.players: dict[int, dict[str, str]] = {}
 
     @property
     def mode(self) -> GameMode:
@@ -494,7 +502,12 @@ class Lobby:
 
     def setup(self) -> dict[str, Any]:
         (_, variant), _ = self.choices[self.variant]
-        return self.mode.setup(len(self.joined), variant, seed=self.seed if self.mode.table_deals else None)
+        setup = self.mode.setup(len(self.joined), variant,
+                                seed=self.seed if self.mode.table_deals else None)
+        named = {str(i): dict(self.players[p]) for i, p in enumerate(sorted(self.joined), start=1) if p in self.players}
+        if named:
+            setup["players"] = named
+        return setup
 
     def view(self, banner: str) -> View:
         seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")

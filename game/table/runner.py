@@ -399,6 +399,14 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     from game.venue.hook import attach_publisher
 
     publisher = attach_publisher(app, args, host)  # None without --broker
+    companion = None
+    if not getattr(args, "no_web", True):
+        from game.web.run import start_companion
+
+        if not 0 <= args.web_port <= 65535:
+            raise ValueError(f"--web-port must be 0-65535, got {args.web_port}")
+        companion = start_companion(app, host=args.web_host, port=args.web_port, pin=args.web_pin,
+                                    journal_path=str(journal_path), public_url=args.web_url, out=out)
     controls = SimControls(app, rig, clock) if rig is not None else None
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
     status = 0
@@ -438,6 +446,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
             if controls is not None and not view.hint and app.live is not None:
                 view.hint = controls.hint()
             draw(screen, view)
+            if companion is not None and view.screen == "lobby":
+                companion.draw_lobby(screen, view)
             if not headless:
                 pygame.display.flip()
             for req in app.requests:
@@ -459,6 +469,8 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
     finally:
         if publisher is not None:
             publisher.stop()
+        if companion is not None:
+            companion.stop()
         if rig is not None:
             rig.close()
         else:

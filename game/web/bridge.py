@@ -1,0 +1,359 @@
+"""The table loop's side of the companion: inputs from phones in, snapshots for the server out.
+
+The server thread never reads the game state (the rules mutate it in place on the loop's thread). Instead:
+
+* the server puts :class:`WebEvent` objects on :attr:`TableBridge.inbox` (a ``queue.SimpleQueue``) and wakes the
+  loop, exactly as the seat panels' edges do; the loop drains it in :meth:`TableBridge.pump`, next to the device
+  host's queue, and applies each input through the paths the buttons use: a button tap is a
+  :class:`~hardware.events.SeatEvent` into ``TableApp.seat_event``; a Taco vs Burrito move goes in only if it is
+  one of the seat's own ``legal_moves`` (``game.app.taco.seat_moves``, as the hand browser checks);
+* :meth:`TableBridge.publish` builds a :class:`Snapshot` of plain JSON-ready dicts at most every ``publish_s``
+  and hands it over by swapping one reference; private views are built per panel here, from the rules'
+  ``player_view``, so a seat's data never even reaches the server for another seat's socket.
+
+Anything that goes wrong here is logged and counted, never raised into the loop: the game goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.web.tokens import TokenBook
+from hardware.events import SeatEvent
+
+log = logging.getLogger(__name__)
+
+#: the wired buttons a phone may tap (the panel's own four)
+BUTTONS = ("SET", "BRAWL", "WAR", "DUEL")
+OPERATOR_ACTIONS = ("pause", "resume", "restart")
+NAME_RE = re.compile(r"^[^\x00-\x1f\x7f<>]{1,16}$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: the keys a Taco vs Burrito move may carry (``legal_moves`` gives no others)
+MOVE_KEYS = ("event", "seat", "card", "meal", "target", "item")
+
+
+@dataclass(frozen=True)
+class WebEvent:
+    """One input from a page: ``kind`` is tap, move, player or operator; ``panel`` 0 for the operator.
+
+    ``t`` is the host time (``time.monotonic``) the server received it: a tap is stamped with it as a button edge
+    is with its kernel time. ``sent`` is the page's own send time when a benchmark gives one.
+    """
+
+    kind: str
+    panel: int
+    t: float
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Snapshot:
+    """What the pages may show, as of host time ``t``: ``public`` for everyone, ``private[panel]`` for one phone,
+    ``operator`` behind the PIN. ``version`` grows when anything but the clock changed."""
+
+    version: int = 0
+    t: float = 0.0
+    session: str = ""
+    public: dict[str, Any] = field(default_factory=dict)
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+    operator: dict[str, Any] = field(default_factory=dict)
+
+
+class TableBridge:
+    """Queue in, snapshots out. Built by the runner, attached as ``TableApp.web``; the server holds it too."""
+
+    def __init__(self, panels: int, *, publish_s: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:
+        self.panels = panels
+        self.book = TokenBook(panels)
+        self.inbox: queue.SimpleQueue[WebEvent] = queue.SimpleQueue()
+        self.publish_s = publish_s
+        self.clock = clock
+        self.snapshot = Snapshot(session=self.book.session)
+        #: called (on the loop's thread) after a new snapshot is in place; the server wakes its sockets from it
+        self.listeners: list[Callable[[Snapshot], None]] = []
+        #: set on every input, like ``PanelSource.woken``: the runner passes the panels' event so one wait serves both
+        self.woken: threading.Event = threading.Event()
+        self.players: dict[int, dict[str, str]] = {}
+        #: per panel: the last answer to its input ("not your turn"), shown on that phone only
+        self.notes: dict[int, tuple[float, str]] = {}
+        self.errors = 0
+        self.applied = 0
+        #: (received t, applied t, page's sent t or None) of recent inputs, for the benchmark
+        self.latency: list[tuple[float, float, float | None]] = []
+        self.record_latency = False
+        self._last_publish = float("-inf")
+        self._stable: Any = None
+        self._lobby_id: int | None = None
+        self._health_t = float("-inf")
+        self._health: list[dict[str, Any]] = []
+
+    # -- the server's side (any thread) ----------------------------------------------------------------
+
+    def put(self, ev: WebEvent) -> None:
+        self.inbox.put(ev)
+        self.woken.set()
+
+    # -- the loop's side -------------------------------------------------------------------------------
+
+    def pump(self, app: Any, now: float) -> None:
+        """Apply every queued input (called by the loop at the top of each step)."""
+        while True:
+            try:
+                ev = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                self._apply(app, ev, now)
+                self.applied += 1
+            except Exception as exc:  # noqa: BLE001 - a bad input from a phone never stops the table
+                self.errors += 1
+                log.warning("phone input not applied: %s: %s", ev, exc)
+            if self.record_latency:
+                self.latency.append((ev.t, self.clock(), ev.data.get("sent")))
+
+    def _note(self, panel: int, text: str) -> None:
+        self.notes[panel] = (self.clock(), text)
+
+    def _apply(self, app: Any, ev: WebEvent, now: float) -> None:
+        if ev.kind == "tap":
+            button = ev.data["button"]
+            t = min(ev.t, now)
+            app.seat_event(SeatEvent(t, ev.panel, button, "press"))
+            app.seat_event(SeatEvent(t, ev.panel, button, "release"))
+        elif ev.kind == "move":
+            self._move(app, ev, now)
+        elif ev.kind == "player":
+            if app.lobby is None:
+                self._note(ev.panel, "names are chosen in the lobby, before the game starts")
+                return
+            self.players[ev.panel] = {"name": ev.data["name"], "colour": ev.data["colour"]}
+            players = getattr(app.lobby, "players", None)
+            if isinstance(players, dict):
+                players[ev.panel] = dict(self.players[ev.panel])
+        elif ev.kind == "operator":
+            action = ev.data["action"]
+            if action == "pause":
+                app.menu_open, app.menu_cursor = True, 0  # the table menu: the table's own pause
+            elif action == "resume":
+                app.menu_open = False
+            elif action == "restart":
+                app.requests.append("restart")
+
+    def _move(self, app: Any, ev: WebEvent, now: float) -> None:
+        """A Taco vs Burrito move from a phone: written only if it is one of this seat's legal moves right now."""
+        from game.app.taco import seat_moves
+
+        seat = _seat_of(app, ev.panel)
+        st = app.state
+        if st is None or app.mode.name != "taco-vs-burrito" or seat is None:
+            self._note(ev.panel, "no Taco vs Burrito game at this seat")
+            return
+        if seat in getattr(app.mapper, "bots", {}):
+            self._note(ev.panel, f"seat {seat} is played by a bot")
+            return
+        move = {k: ev.data["move"][k] for k in MOVE_KEYS if k in ev.data["move"]}
+        if move not in seat_moves(st, seat):
+            self._note(ev.panel, "that move is not yours to make now")
+            return
+        app.buffer.append({"t": min(ev.t, now), **move})
+
+    # -- snapshots -------------------------------------------------------------------------------------
+
+    def publish(self, app: Any, now: float, force: bool = False) -> Snapshot | None:
+        """A new snapshot when ``publish_s`` has passed and something changed; the listeners are told. Never
+        raises: a fault here is counted and logged, and the table goes on."""
+        try:
+            return self._publish(app, now, force)
+        except Exception as exc:  # noqa: BLE001 - the companion must never stop the table
+            self.errors += 1
+            log.warning("phone companion snapshot failed: %s", exc, exc_info=self.errors == 1)
+            return None
+
+    def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
+        if not force and now - self._last_publish < self.publish_s:
+            return None
+        self._last_publish = now
+        lobby = app.lobby
+        if lobby is not None and id(lobby) != self._lobby_id:
+            self._lobby_id = id(lobby)
+            self.book.new_session()  # back in the lobby: every phone of the last game must join again
+            self.players.clear()
+            self.notes.clear()
+        public, private, clock = build_views(app, now, self.players, self.notes)
+        if now - self._health_t >= 1.0:
+            self._health_t = now
+            self._health = device_health(app)
+        operator = {"devices": self._health, "rejected": len(app.rejected), "error": app.error,
+                    "paused": bool(app.menu_open), "web_errors": self.errors, "joined": self.book.joined()}
+        stable = (public, private, operator, self.book.session)
+        if stable == self._stable and not force:
+            return None
+        self._stable = stable
+        snap = Snapshot(self.snapshot.version + 1, now, self.book.session, dict(public, clock=clock), private,
+                        operator)
+        self.snapshot = snap
+        for fn in list(self.listeners):
+            try:
+                fn(snap)
+            except Exception as exc:  # noqa: BLE001 - a listener (the server) failing never stops the table
+                self.errors += 1
+                log.warning("web listener failed: %s", exc)
+        return snap
+
+
+def _seat_of(app: Any, panel: int) -> int | None:
+    """The game seat at ``panel`` (seats are the joined panels in order), None if it is not in the game."""
+    if app.live is None or panel not in app.seatmap:
+        return None
+    return int(app.seatmap.index(panel)) + 1
+
+
+def device_health(app: Any) -> list[dict[str, Any]]:
+    """Battery, link, RSSI and clock offset of every device the host knows (empty without a device host)."""
+    host = app.devices
+    health = getattr(host, "health", None)
+    if health is None:
+        return []
+    out = []
+    for h in health():
+        out.append({"name": h.name, "kind": h.kind, "seat": h.seat, "online": h.online, "battery_pct": h.battery_pct,
+                    "battery_mv": h.battery_mv, "link_pct": h.link_pct, "rssi_dbm": h.rssi_dbm, "synced": h.synced,
+                    "offset_ms": round(h.offset_us / 1000.0, 3), "firmware": h.firmware})
+    return out
+
+
+def _names(app: Any, players: dict[int, dict[str, str]]) -> dict[int, dict[str, str]]:
+    """Game seat -> name and colour: the setup line's ``players`` once a game runs, else the lobby's picks."""
+    out: dict[int, dict[str, str]] = {}
+    if app.live is not None:
+        setup_players = getattr(app.live.table.setup, "players", None)
+        raw = setup_players if isinstance(setup_players, dict) else {}
+        for seat, panel in enumerate(app.seatmap, start=1):
+            entry = raw.get(str(seat)) or players.get(panel)
+            if entry:
+                out[seat] = {"name": str(entry.get("name", "")), "colour": str(entry.get("colour", ""))}
+    return out
+
+
+def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
+                notes: dict[int, tuple[float, str]]) -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[str, Any]]:
+    """The public view, the private view of every panel, and the fast-changing clock fields (countdowns)."""
+    clock: dict[str, Any] = {}
+    mode = app.mode
+    public: dict[str, Any] = {"game": mode.name, "title": mode.title, "panels": app.panels.pinmap.seats,
+                              "paused": bool(app.menu_open), "error": app.error}
+    private: dict[int, dict[str, Any]] = {}
+    fresh = {p: text for p, (t, text) in notes.items() if app.clock() - t < 4.0}
+    if app.lobby is not None:
+        lobby = app.lobby
+        public["screen"] = "lobby"
+        public["joined"] = sorted(lobby.joined)
+        public["variant"] = mode.variants[lobby.choices[lobby.variant][0][1]][0]
+        public["resume"] = lobby.resume[1] if lobby.resume is not None else None
+        public["lobby_players"] = {str(p): v for p, v in players.items()}
+        for p in range(1, app.panels.pinmap.seats + 1):
+            private[p] = {"panel": p, "seat": None, "joined": p in lobby.joined, "player": players.get(p),
+                          "note": fresh.get(p, "")}
+        return public, private, clock
+    public["screen"] = "game" if app.live is not None else "idle"
+    if app.live is None:
+        return public, private, clock
+    st = app.state
+    names = _names(app, players)
+    seats = []
+    for sv in mode.seat_views(app, now):
+        entry = names.get(sv.seat, {})
+        seats.append({"seat": sv.seat, "panel": sv.panel, "name": entry.get("name") or f"Seat {sv.seat}",
+                      "colour": entry.get("colour", ""), "points": sv.points, "bruises": sv.bruises,
+                      "role": sv.role})
+    public["seats"] = seats
+    public["ticker"] = list(app.presenter.ticker)[-12:]
+    public["over"] = bool(app.over)
+    for seat, panel in enumerate(app.seatmap, start=1):
+        me: dict[str, Any] = {"panel": panel, "seat": seat, "player": names.get(seat), "note": fresh.get(panel, "")}
+        if mode.name == "taco-vs-burrito":
+            me.update(_taco_private(app, st, seat, now, clock))
+        elif mode.name == "zombie-burrito":
+            me.update(_zombie_private(app, st, seat))
+        else:
+            me.update(_ttb_private(app, st, seat, seats))
+        private[panel] = me
+    if mode.name == "taco-vs-burrito":
+        public.update(_taco_public(st))
+    elif mode.name == "zombie-burrito":
+        public["markers"] = dict(st.markers)
+        public["teams"] = {k: list(v) for k, v in st.teams.items()}
+    return public, private, clock
+
+
+def _taco_public(st: Any) -> dict[str, Any]:
+    from game.rules import taco_vs_burrito as tvb
+
+    pv = tvb.player_view(st, 0)  # seat 0 is nobody's: the spectator's view
+    return {"taco": {"turn": pv["turn"], "phase": pv["phase"], "variant": pv["variant"], "meals": pv["meals"],
+                     "hand_sizes": pv["hand_sizes"], "draw_pile": pv["draw_pile"],
+                     "trash_top": pv["trash"][-1] if pv["trash"] else None, "pending": _pending(pv["pending"]),
+                     "scores": [tvb.score(st, s) if tvb.can_look(st, 0, s) else None
+                                for s in range(1, st.seats + 1)],
+                     "winners": tvb.winners(st) if tvb.is_over(st) else []}}
+
+
+def _pending(p: dict[str, Any] | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {k: p[k] for k in ("seat", "card", "event", "meal", "target", "chain")}
+
+
+def _taco_private(app: Any, st: Any, seat: int, now: float, clock: dict[str, Any]) -> dict[str, Any]:
+    """One seat's hand and the options of each card, all from the rules (``player_view``, ``legal_moves``)."""
+    from game.app.taco import card_label, options_for, seat_moves
+    from game.rules import taco_vs_burrito as tvb
+
+    pv = tvb.player_view(st, seat)
+    cat = st.catalog
+    moves = seat_moves(st, seat)
+    hand = [{"card": c, "label": card_label(c, cat)} for c in pv["hand"]]
+    options: dict[str, list[dict[str, Any]]] = {}
+    if moves and st.phase == "move":
+        for card in sorted(set(pv["hand"])):
+            options[card] = [{"label": o.label, "move": o.move} for o in options_for(st, seat, card) if o.move]
+    choose = []
+    if moves and st.phase == "choose":
+        choose = [{"label": o.label, "move": o.move} for o in options_for(st, seat, None) if o.move]
+    if st.phase == "window" and st.pending is not None:
+        table_now = now - app.hold_back_s - app.t0
+        clock["window_left"] = round(max(0.0, st.pending.deadline - table_now), 2)
+    own = pv["meals"][seat - 1]
+    return {"taco": {"hand": hand, "options": options, "choose": choose, "can_block": tvb.can_block(st, seat),
+                     "my_turn": bool(moves), "meal": [card_label(c, cat) if c else "face down" for c in own],
+                     "score": tvb.score(st, seat) if all(c is not None for c in own) else None,
+                     "bot": seat in getattr(app.mapper, "bots", {})}}
+
+
+def _zombie_private(app: Any, st: Any, seat: int) -> dict[str, Any]:
+    team = st.team_of.get(seat)
+    sets = [{"seat": s, "side": side, "kind": kind} for s, side, kind in st.sets if st.team_of.get(s) == team]
+    choosers = getattr(app.mapper, "choosers", {})
+    choice = None
+    c = choosers.get(seat) if isinstance(choosers, dict) else None
+    if c is not None:  # the seat's open chooser (an advantage kind, or a teammate to revive), moved by its buttons
+        choice = {"purpose": c.purpose, "items": [" ".join(x for x in item if x) for item in c.items],
+                  "cursor": c.cursor}
+    battle = st.battle
+    return {"zombie": {"team": team, "teammates": list(st.teams.get(team, [])), "markers": dict(st.markers),
+                       "sets": sets, "choice": choice,
+                       "in_battle": bool(battle is not None and seat in getattr(battle, "alive", ()))}}
+
+
+def _ttb_private(app: Any, st: Any, seat: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    _open, fighters = app.mode.battle_context(st)
+    mine = seats[seat - 1] if seat - 1 < len(seats) else {}
+    return {"ttb": {"points": mine.get("points", 0), "bruises": mine.get("bruises", 0),
+                    "in_battle": seat in fighters}}
