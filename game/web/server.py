@@ -63,7 +63,7 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
     op = msg.get("op")
     now = time.monotonic()
     sent = msg.get("sent")
-    extra: dict[str, Any] = {"sent": float(sent)} if type(sent) in (int, float) else {}
+    extra: dict[str, Any] = {"sent": float(sent)} if isinstance(sent, int | float) and not isinstance(sent, bool) else {}
     if op == "ping":
         return None
     if op == "tap":
@@ -258,7 +258,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         await ws.accept()
         try:
             hello = json.loads(await asyncio.wait_for(ws.receive_text(), 10.0))
-        except (asyncio.TimeoutError, ValueError, WebSocketDisconnect, KeyError):
+        except (TimeoutError, ValueError, WebSocketDisconnect, KeyError):
             await _close(ws, CLOSE_NO_TOKEN, "send {\"op\": \"hello\", \"token\": ...} first")
             return
         token = hello.get("token") if isinstance(hello, dict) and hello.get("op") == "hello" else None

@@ -58,10 +58,9 @@ class TokenBook:
     def join(self, code: str) -> tuple[str, SeatGrant] | None:
         """Spend a join code: a fresh seat token and what it is bound to, or None for an unknown or spent code."""
         with self._lock:
-            for panel, good in self._codes.items():
-                if hmac.compare_digest(good.encode(), code.encode()):
-                    break
-            else:
+            panel = next((p for p, good in self._codes.items() if hmac.compare_digest(good.encode(), code.encode())),
+                         None)
+            if panel is None:
                 return None
             old = self._by_panel.pop(panel, None)
             if old is not None:
