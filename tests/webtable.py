@@ -28,29 +28,38 @@ class LiveTable:
     def __init__(self, tmp: Path, *, pin: PinGate | None = None, publish_s: float = 0.05, view: bool = True) -> None:
         self.journal_path = str(tmp / "journal.db")
         self.rig = open_sim(time.monotonic, devices=False)
-        self.journal = Journal(self.journal_path)
-        self.app = TableApp(panels=self.rig.panels, journal=self.journal, clock=time.monotonic,
-                            seatmap=list(range(1, self.rig.panels.pinmap.seats + 1)), use_referee=False)
-        self.app.lobby_seed = 5
         self.bridge = TableBridge(self.rig.panels.pinmap.seats, publish_s=publish_s)
         self.bridge.woken = self.rig.panels.source.woken
-        self.app.web = self.bridge
         self.server = WebServer(self.bridge, host="127.0.0.1", port=0, pin=pin or PinGate(PIN),
                                 journal_path=self.journal_path, settings={"port": 0})
         self.lock = threading.Lock()
         self._stop = threading.Event()
+        self._ready = threading.Event()
         self.view = view
         self.frames = 0
-        with self.lock:
-            self.app.open_lobby()
         self.server.start()
         self.base = f"http://127.0.0.1:{self.server.port}"
         self.ws_base = f"ws://127.0.0.1:{self.server.port}"
         self.thread = threading.Thread(target=self._run, name="table", daemon=True)
         self.thread.start()
+        assert self._ready.wait(10), "the table loop did not start"
         self.wait(lambda: self.bridge.snapshot.public.get("screen") == "lobby")
 
     def _run(self) -> None:
+        # the journal's SQLite connection belongs to the loop's thread, as in ``burrito-table play``
+        self.journal = Journal(self.journal_path)
+        self.app = TableApp(panels=self.rig.panels, journal=self.journal, clock=time.monotonic,
+                            seatmap=list(range(1, self.rig.panels.pinmap.seats + 1)), use_referee=False)
+        self.app.lobby_seed = 5
+        self.app.web = self.bridge
+        self.app.open_lobby()
+        self._ready.set()
+        try:
+            self._loop()
+        finally:
+            self.journal.close()
+
+    def _loop(self) -> None:
         woken = self.rig.panels.source.woken
         next_step = time.monotonic()
         while not self._stop.is_set():
@@ -96,7 +105,7 @@ class LiveTable:
         return str(r.json()["token"])
 
     def seat_socket(self, token: str | None) -> Any:
-        ws = connect(f"{self.ws_base}/ws/seat", open_timeout=5)
+        ws = open_ws(f"{self.ws_base}/ws/seat")
         if token is not None:
             ws.send(json.dumps({"op": "hello", "token": token}))
         return ws
@@ -107,7 +116,11 @@ class LiveTable:
         self.thread.join(timeout=5)
         self.server.stop()
         self.rig.close()
-        self.journal.close()
+
+
+def open_ws(url: str) -> Any:
+    """A client socket the test closes itself (``connect`` used as its own context manager, entered by hand)."""
+    return connect(url, open_timeout=5).__enter__()
 
 
 def recv_state(ws: Any, cond: Any = None, timeout: float = 5.0) -> dict[str, Any]:

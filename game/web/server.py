@@ -96,41 +96,40 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
 
 
 class Hub:
-    """Wakes every open socket when the loop publishes a snapshot (the only cross-thread call is ``notify``)."""
+    """Wakes every open socket when the loop publishes a snapshot or a token is revoked. The only cross-thread
+    call is :meth:`poke`; a socket takes :meth:`current` *before* reading the snapshot, so no wake-up is missed."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.version = 0
         self._event: asyncio.Event | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self._event = asyncio.Event()
 
-    def notify(self, snap: Snapshot) -> None:
+    def poke(self, *_: Any) -> None:
         loop = self.loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._bump, snap.version)
+            with contextlib.suppress(RuntimeError):  # the server is shutting down
+                loop.call_soon_threadsafe(self._wake)
 
-    def _bump(self, version: int) -> None:
-        self.version = version
+    def _wake(self) -> None:
         ev = self._event
         self._event = asyncio.Event()
         if ev is not None:
             ev.set()
 
-    async def newer(self, version: int) -> None:
-        while self.version <= version:
-            ev = self._event
-            assert ev is not None
-            await ev.wait()
+    def current(self) -> asyncio.Event:
+        assert self._event is not None
+        return self._event
 
 
 def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = None,
              settings: dict[str, Any] | None = None) -> Starlette:
     """The ASGI app: pages, the JSON API and the sockets, over ``bridge``."""
     hub = Hub()
-    bridge.listeners.append(hub.notify)
+    bridge.listeners.append(hub.poke)
+    bridge.book.on_revoke.append(hub.poke)
     settings = dict(settings or {})
 
     def seat_payload(snap: Snapshot, panel: int) -> str:
@@ -246,11 +245,12 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         seen = -1
         try:
             while True:
+                wake = hub.current()
                 snap = bridge.snapshot
                 if snap.version != seen:
                     seen = snap.version
                     await ws.send_text(json.dumps({"type": "state", "version": seen, "public": snap.public}))
-                await hub.newer(seen)
+                await wake.wait()
         except (WebSocketDisconnect, RuntimeError):
             return
 
@@ -274,6 +274,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         async def sender() -> None:
             seen = -1
             while True:
+                wake = hub.current()
                 if not alive():
                     await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
                     return
@@ -281,7 +282,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
                 if snap.version != seen:
                     seen = snap.version
                     await ws.send_text(cached(snap, panel))
-                await hub.newer(seen)
+                await wake.wait()
 
         async def receiver() -> None:
             while True:

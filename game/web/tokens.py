@@ -37,7 +37,13 @@ class TokenBook:
         self._codes: dict[int, str] = {}
         self._tokens: dict[str, SeatGrant] = {}
         self._by_panel: dict[int, str] = {}
+        #: called (outside the lock) after tokens were revoked, so open sockets can be closed at once
+        self.on_revoke: list[Callable[[], None]] = []
         self._new_codes()
+
+    def _revoked(self) -> None:
+        for fn in list(self.on_revoke):
+            fn()
 
     def _new_codes(self) -> None:
         self._codes = {p: secrets.token_urlsafe(9) for p in range(1, self.panels + 1)}
@@ -49,7 +55,9 @@ class TokenBook:
             self._tokens.clear()
             self._by_panel.clear()
             self._new_codes()
-            return self.session
+            session = self.session
+        self._revoked()
+        return session
 
     def join_code(self, panel: int) -> str:
         with self._lock:
@@ -70,7 +78,9 @@ class TokenBook:
             self._tokens[token] = grant
             self._by_panel[panel] = token
             self._codes[panel] = secrets.token_urlsafe(9)
-            return token, grant
+        if old is not None:
+            self._revoked()
+        return token, grant
 
     def check(self, token: str | None) -> SeatGrant | None:
         """The grant of a live token of this session, else None (no token, unknown, revoked, an older session)."""
@@ -90,7 +100,9 @@ class TokenBook:
                 self._tokens.pop(token, None)
             if panel in self._codes:
                 self._codes[panel] = secrets.token_urlsafe(9)
-            return token is not None
+        if token is not None:
+            self._revoked()
+        return token is not None
 
     def joined(self) -> list[int]:
         with self._lock:
