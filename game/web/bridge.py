@@ -255,7 +255,9 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
         lobby = app.lobby
         public["screen"] = "lobby"
         public["joined"] = sorted(lobby.joined)
-        public["variant"] = mode.variants[lobby.choices[lobby.variant][0][1]][0]
+        chosen = lobby.mode  # the game the lobby has chosen (the app's mode is the last one played)
+        public["game"], public["title"] = chosen.name, chosen.title
+        public["variant"] = chosen.variants[lobby.choices[lobby.variant][0][1]][0]
         public["resume"] = lobby.resume[1] if lobby.resume is not None else None
         public["lobby_players"] = {str(p): v for p, v in players.items()}
         for p in range(1, app.panels.pinmap.seats + 1):

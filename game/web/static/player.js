@@ -81,9 +81,14 @@ function renderTaco(pub, t) {
   else if (tp.phase === "window") line = t.can_block ? "NO BUENO?" : "Block window";
   else line = "Seat " + tp.turn + "'s turn";
   $("taco-line").textContent = line;
+  renderMeal(t);
   const left = pub.clock && pub.clock.window_left;
   $("taco-count").textContent = tp.phase === "window" && left ? left.toFixed(1) + " s" : "";
   $("no-bueno").disabled = !t.can_block;
+  // rebuild the buttons only when they change, so a finger on a button is not pulled from under it
+  const sig = JSON.stringify([t.hand, t.options, t.choose, state.picked, tp.phase]);
+  if (sig === state.sig) return;
+  state.sig = sig;
   const hand = $("hand");
   hand.replaceChildren();
   if (state.picked && !(state.picked in t.options)) state.picked = null;
@@ -99,9 +104,18 @@ function renderTaco(pub, t) {
   const list = tp.phase === "choose" ? t.choose : (state.picked ? t.options[state.picked] || [] : []);
   list.forEach((o, i) => {
     const b = el("button", {class: "option", id: "option-" + i}, o.label);
-    b.onclick = () => { send({op: "move", move: o.move, sent: performance.now()}); state.picked = null; };
+    b.onclick = () => {
+      send({op: "move", move: o.move, sent: performance.now()});
+      state.picked = null;
+      state.sig = null;
+      opts.replaceChildren();  // one tap, one move: the options go until the table answers
+    };
     opts.append(b);
   });
+  renderMeal(t);
+}
+
+function renderMeal(t) {
   $("meal").textContent = (t.meal.length ? t.meal.join(", ") : "empty") +
                           (t.score === null ? "" : "  -  " + t.score + " points");
 }
