@@ -329,6 +329,11 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
         for problem in exc.problems:
             print(f"burrito-table: {problem}", file=sys.stderr)
         return 2
+    web = not getattr(args, "no_web", True)
+    if web:
+        from game.web.run import check_args
+
+        check_args(args.web_port, args.web_pin)  # bad input: exit 2 before anything is opened
     port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
     sim = args.sim
     if not sim:
@@ -400,11 +405,9 @@ def run_play(args: Any, out: TextIO = sys.stdout) -> int:
 
     publisher = attach_publisher(app, args, host)  # None without --broker
     companion = None
-    if not getattr(args, "no_web", True):
+    if web:
         from game.web.run import start_companion
 
-        if not 0 <= args.web_port <= 65535:
-            raise ValueError(f"--web-port must be 0-65535, got {args.web_port}")
         companion = start_companion(app, host=args.web_host, port=args.web_port, pin=args.web_pin,
                                     journal_path=str(journal_path), public_url=args.web_url, out=out)
     controls = SimControls(app, rig, clock) if rig is not None else None

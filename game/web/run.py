@@ -34,6 +34,19 @@ class Companion:
         self.server.stop()
 
 
+def check_args(port: int, pin: str | None) -> None:
+    """Bad companion options are bad input (exit 2), found before the table opens anything."""
+    if not 0 <= port <= 65535:
+        raise ValueError(f"--web-port must be 0-65535, got {port}")
+    chosen = pin or os.environ.get("BURRITO_WEB_PIN")
+    if chosen is not None:
+        try:
+            PinGate(chosen)
+        except ValueError as exc:
+            where = "--web-pin" if pin else "BURRITO_WEB_PIN"
+            raise ValueError(f"{where}: {exc}") from None
+
+
 def start_companion(app: Any, *, host: str, port: int, pin: str | None, journal_path: str | None,
                     public_url: str | None = None, out: TextIO = sys.stdout) -> Companion | None:
     """Serve the companion for ``app`` and attach the bridge (``app.web``); None (and one line) if it cannot."""
@@ -42,11 +55,9 @@ def start_companion(app: Any, *, host: str, port: int, pin: str | None, journal_
     except ImportError as exc:
         print(f"burrito-table: phone companion off: {exc} (pip install -e .)", file=sys.stderr)
         return None
+    check_args(port, pin)
     chosen = pin or os.environ.get("BURRITO_WEB_PIN") or new_pin()
-    try:
-        gate = PinGate(chosen)
-    except ValueError as exc:
-        raise ValueError(f"--web-pin / BURRITO_WEB_PIN: {exc}") from None
+    gate = PinGate(chosen)
     bridge = TableBridge(app.panels.pinmap.seats)
     settings = {"port": port, "listening on": host, "panels": app.panels.pinmap.seats,
                 "journal": journal_path or "-", "PIN from": "--web-pin" if pin else
