@@ -82,8 +82,10 @@ function renderTaco(pub, t) {
   else line = "Seat " + tp.turn + "'s turn";
   $("taco-line").textContent = line;
   renderMeal(t);
+  // the block window counts down here: the table sends its length left once, not every tenth of a second
   const left = pub.clock && pub.clock.window_left;
-  $("taco-count").textContent = tp.phase === "window" && left ? left.toFixed(1) + " s" : "";
+  state.window = tp.phase === "window" && left ? {left, at: performance.now()} : null;
+  tick();
   $("no-bueno").disabled = !t.can_block;
   // rebuild the buttons only when they change, so a finger on a button is not pulled from under it
   const sig = JSON.stringify([t.hand, t.options, t.choose, state.picked, tp.phase]);
@@ -119,6 +121,13 @@ function renderMeal(t) {
   $("meal").textContent = (t.meal.length ? t.meal.join(", ") : "empty") +
                           (t.score === null ? "" : "  -  " + t.score + " points");
 }
+
+function tick() {
+  const w = state.window;
+  const left = w ? Math.max(0, w.left - (performance.now() - w.at) / 1000) : 0;
+  $("taco-count").textContent = left > 0 ? left.toFixed(1) + " s" : "";
+}
+setInterval(tick, 100);
 
 function renderZombie(z) {
   $("zb-team").textContent = z.team ? z.team.toUpperCase() + " (seats " + z.teammates.join(", ") + ")" : "";
