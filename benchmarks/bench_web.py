@@ -169,13 +169,16 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
         app.web = bridge
         bridge.publish(app, time.monotonic(), force=True)
         codes = [bridge.book.join_code(p) for p in range(1, 13)]
+        bridge.pump(app, time.monotonic())  # nothing left over from the last round
         bridge.latency.clear()
         bridge.record_latency = True
         proc = subprocess.Popen([sys.executable, __file__, "--phones", base, json.dumps(codes), str(spectators),
                                  str(seconds + 1.5)], stdout=subprocess.PIPE, text=True)
         time.sleep(1.0)  # the phones join and connect before measuring
         with_ms += frames(seconds)
-        out, _ = proc.communicate(timeout=seconds + 30)
+        while proc.poll() is None:  # the table keeps running (unmeasured) until the phones are done
+            frames(0.1)
+        out, _ = proc.communicate(timeout=30)
         counts.append(json.loads(out.strip().splitlines()[-1]))
         bridge.record_latency = False
         lat_ms += [(applied - sent) * 1000 for _, applied, sent in bridge.latency if sent is not None]

@@ -93,6 +93,9 @@ class TableBridge:
         self._lobby_id: int | None = None
         self._health_t = float("-inf")
         self._health: list[dict[str, Any]] = []
+        self._dirty = True
+        self._last_key: Any = None
+        self._built = float("-inf")
 
     # -- the server's side (any thread) ----------------------------------------------------------------
 
@@ -109,6 +112,7 @@ class TableBridge:
                 ev = self.inbox.get_nowait()
             except queue.Empty:
                 break
+            self._dirty = True
             try:
                 self._apply(app, ev, now)
                 self.applied += 1
@@ -176,9 +180,30 @@ class TableBridge:
             log.warning("phone companion snapshot failed: %s", exc, exc_info=self.errors == 1)
             return None
 
+    def _on_cues(self, cues: list[Any]) -> None:
+        self._dirty = True  # the rules said something: the game moved
+
+    def _key(self, app: Any) -> tuple[Any, ...]:
+        """What can change a view without a cue from the rules: the lobby, the menu, the failsafe, the phones."""
+        lobby = app.lobby
+        lobby_key = (id(lobby), tuple(sorted(lobby.joined)), lobby.variant, lobby.resume, len(lobby.players)) \
+            if lobby is not None else None
+        return (id(app.live), id(app.mode), lobby_key, app.menu_open, app.error, len(app.rejected),
+                tuple(self.book.joined()), len(self.notes))
+
     def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
         if not force and now - self._last_publish < self.publish_s:
             return None
+        if self._on_cues not in app.on_cues:
+            app.on_cues.append(self._on_cues)
+        key = self._key(app)
+        # views are built only when something changed (a cue, an input, the key) or once a second (device health):
+        # building every seat's view on every publish would cost the table's frames for nothing
+        if not (force or self._dirty or key != self._last_key or now - self._built >= 1.0):
+            return None
+        self._dirty = False
+        self._last_key = key
+        self._built = now
         self._last_publish = now
         lobby = app.lobby
         if lobby is not None and id(lobby) != self._lobby_id:

@@ -133,6 +133,9 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
     settings = dict(settings or {})
 
     def seat_payload(snap: Snapshot, panel: int) -> str:
+        """One socket's message: panel 0 is a spectator's (no ``me`` at all)."""
+        if panel == 0:
+            return json.dumps({"type": "state", "version": snap.version, "public": snap.public})
         return json.dumps({"type": "state", "version": snap.version, "public": snap.public,
                            "me": snap.private.get(panel)})
 
@@ -249,7 +252,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
                 snap = bridge.snapshot
                 if snap.version != seen:
                     seen = snap.version
-                    await ws.send_text(json.dumps({"type": "state", "version": seen, "public": snap.public}))
+                    await ws.send_text(cached(snap, 0))
                 await wake.wait()
         except (WebSocketDisconnect, RuntimeError):
             return
