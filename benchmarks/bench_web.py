@@ -129,7 +129,9 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
     server.start()
     base = f"http://127.0.0.1:{server.port}"
 
-    def frames(secs: float) -> list[float]:
+    cpu: list[float] = []  # the same frames' CPU time on the loop's thread (what other processes' load does not add)
+
+    def frames(secs: float, keep: bool = True) -> list[float]:
         out: list[float] = []
         next_step = time.monotonic()
         end = next_step + secs
@@ -139,6 +141,7 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
             if now >= end:
                 return out
             t0 = time.perf_counter()
+            c0 = time.thread_time()
             edge = woken.is_set()
             woken.clear()
             steps = 0
@@ -152,6 +155,8 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
                 app.step(now)
             draw(screen, app.view(now))
             out.append((time.perf_counter() - t0) * 1000)
+            if keep:
+                cpu.append((time.thread_time() - c0) * 1000)
             if app.over:
                 new_game(seed)
                 seed += 1
@@ -162,10 +167,15 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
     none_ms: list[float] = []
     with_ms: list[float] = []
     lat_ms: list[float] = []
+    srv_ms: list[float] = []  # from the server's receipt of the tap (its thread) to the loop applying it
     counts: list[dict[str, Any]] = []
+    cpu_none: list[float] = []
+    cpu_with: list[float] = []
     for _ in range(rounds):
         app.web = None
+        cpu.clear()
         none_ms += frames(seconds)
+        cpu_none += cpu
         app.web = bridge
         bridge.publish(app, time.monotonic(), force=True)
         codes = [bridge.book.join_code(p) for p in range(1, 13)]
@@ -175,13 +185,16 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
         proc = subprocess.Popen([sys.executable, __file__, "--phones", base, json.dumps(codes), str(spectators),
                                  str(seconds + 1.5)], stdout=subprocess.PIPE, text=True)
         time.sleep(1.0)  # the phones join and connect before measuring
+        cpu.clear()
         with_ms += frames(seconds)
+        cpu_with += cpu
         while proc.poll() is None:  # the table keeps running (unmeasured) until the phones are done
-            frames(0.1)
+            frames(0.1, keep=False)
         out, _ = proc.communicate(timeout=30)
         counts.append(json.loads(out.strip().splitlines()[-1]))
         bridge.record_latency = False
         lat_ms += [(applied - sent) * 1000 for _, applied, sent in bridge.latency if sent is not None]
+        srv_ms += [(applied - got) * 1000 for got, applied, _ in bridge.latency]
     server.stop()
     rig.close()
     journal.close()
@@ -196,10 +209,18 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
     print(f"| frame, no server | {len(none_ms)} | {med_none:.2f} | {pct(none_ms, 99):.2f} | {mean_none:.2f} | |")
     print(f"| frame, 12 phones + {spectators} spectators | {len(with_ms)} | {med_with:.2f} | {pct(with_ms, 99):.2f} | "
           f"{mean_with:.2f} | within 5% |")
+    cn, cw = statistics.fmean(cpu_none), statistics.fmean(cpu_with)
+    print(f"| frame CPU on the loop thread, no server | {len(cpu_none)} | {statistics.median(cpu_none):.2f} | "
+          f"{pct(cpu_none, 99):.2f} | {cn:.2f} | |")
+    print(f"| frame CPU on the loop thread, with phones | {len(cpu_with)} | {statistics.median(cpu_with):.2f} | "
+          f"{pct(cpu_with, 99):.2f} | {cw:.2f} | within 5% |")
     print(f"| phone press -> TableApp.seat_event | {len(lat_ms)} | {statistics.median(lat_ms):.2f} | "
           f"{pct(lat_ms, 99):.2f} | {statistics.fmean(lat_ms):.2f} | p99 < 16.7 |")
+    print(f"| server receipt -> TableApp.seat_event | {len(srv_ms)} | {statistics.median(srv_ms):.2f} | "
+          f"{pct(srv_ms, 99):.2f} | {statistics.fmean(srv_ms):.2f} | |")
     print(f"frame time with phones vs none: median {100 * (med_with / med_none - 1):+.1f}%, "
-          f"mean {100 * (mean_with / mean_none - 1):+.1f}%")
+          f"mean {100 * (mean_with / mean_none - 1):+.1f}%; loop-thread CPU: median "
+          f"{100 * (statistics.median(cpu_with) / statistics.median(cpu_none) - 1):+.1f}%, mean {100 * (cw / cn - 1):+.1f}%")
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtable import LiveTable
+from webtable import PIN, LiveTable
 
 from game.app import taco_mode
 from game.journal import Journal
@@ -170,6 +170,17 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         assert len(human) == moves  # every move the phone made was written, none twice, none refused
         assert blocked and any(e["event"] == "block" and e["seat"] == 1 for e in events)  # NO BUENO from the phone
         assert shot and (tmp_path / "phone.png").stat().st_size > 10_000
+        # a spectator sees the scoreboard and the play-by-play; the operator sees the game in the history
+        driver.switch_to.new_window("tab")
+        driver.get(f"{table.base}/watch")
+        wait.until(lambda d: "Ana" in d.find_element(By.ID, "scores").text
+                   and "over" in d.find_element(By.ID, "ticker").text.lower())
+        assert not driver.find_elements(By.CSS_SELECTOR, "button")  # read-only: nothing to press
+        driver.get(f"{table.base}/operator")
+        driver.find_element(By.ID, "pin").send_keys(PIN)
+        driver.find_element(By.CSS_SELECTOR, "#login-form button").click()
+        wait.until(lambda d: "taco-vs-burrito" in d.find_element(By.ID, "history").text)
+        assert "yes" in driver.find_element(By.ID, "history").text  # finished
         if os.environ.get("BURRITO_SAVE_SCREENS"):
             shutil.copy(tmp_path / "phone.png", SCREENSHOT)
     finally:

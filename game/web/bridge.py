@@ -94,6 +94,7 @@ class TableBridge:
         self._health_t = float("-inf")
         self._health: list[dict[str, Any]] = []
         self._dirty = True
+        self._hooked: Any = None
         self._last_key: Any = None
         self._built = float("-inf")
 
@@ -107,7 +108,7 @@ class TableBridge:
 
     def pump(self, app: Any, now: float) -> None:
         """Apply every queued input (called by the loop at the top of each step)."""
-        while True:
+        while not self.inbox.empty():
             try:
                 ev = self.inbox.get_nowait()
             except queue.Empty:
@@ -194,7 +195,8 @@ class TableBridge:
     def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
         if not force and now - self._last_publish < self.publish_s:
             return None
-        if self._on_cues not in app.on_cues:
+        if self._hooked is not app:
+            self._hooked = app
             app.on_cues.append(self._on_cues)
         key = self._key(app)
         # views are built only when something changed (a cue, an input, the key) or once a second (device health):
