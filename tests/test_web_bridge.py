@@ -168,3 +168,27 @@ def test_the_table_goes_on_when_the_companion_fails(rig: Rig, monkeypatch: pytes
     rig.steps()
     assert rig.app.error is None and rig.bridge.errors >= 3
     assert len(rig.app.live.table.events) == before + 1
+
+
+def test_operator_pause_stops_the_games_clock_and_resume_goes_on(rig: Rig) -> None:
+    """Paused, an open No Bueno window does not close however long the pause, seat presses are not moves, and the
+    shared screen says PAUSED; on resume the window has the time it had left."""
+    start(rig, tvb.name)
+    st = rig.app.state
+    seat = st.turn
+    rig.put("move", seat, move=next(m for m in seat_moves(st, seat) if m["event"] == "place"))
+    rig.steps()
+    assert rig.app.state.phase == "window"
+    events = len(rig.app.live.table.events)
+    rig.put("operator", 0, action="pause")
+    rig.steps()
+    before = rig.app.live.table.last_t
+    rig.steps(int(2 * rig.app.state.window / STEP_S))  # twice the window's length
+    rig.put("tap", seat % 3 + 1, button="DUEL")
+    rig.steps()
+    assert rig.app.state.phase == "window" and len(rig.app.live.table.events) == events
+    assert rig.app.view(rig.clock()).big == "PAUSED" and rig.bridge.snapshot.public["paused"]
+    rig.put("operator", 0, action="resume")
+    rig.steps(int(rig.app.state.window / STEP_S) + 30)
+    assert rig.app.state.phase != "window"
+    assert rig.app.live.table.last_t - before < rig.app.state.window + 1.0  # table time did not count the pause

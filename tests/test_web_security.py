@@ -175,8 +175,9 @@ def test_operator_pin_is_rate_limited_and_guards_every_operator_call(tmp_path: P
         headers = {"Authorization": f"Bearer {ok.json()['token']}"}
         state = httpx.get(f"{t.base}/api/operator/state", headers=headers).json()
         assert state["operator"]["paused"] is False and isinstance(state["history"], list)
+        start_taco(t)
         assert httpx.post(f"{t.base}/api/operator/action", headers=headers, json={"action": "pause"}).json()["ok"]
-        t.wait(lambda: t.app.menu_open, what="pause")
+        t.wait(lambda: t.app.paused_at is not None, what="pause")
         bad = httpx.post(f"{t.base}/api/operator/action", headers=headers, json={"action": "explode"})
         assert bad.status_code == 400 and "'action' must be one of" in bad.json()["error"]
     finally:

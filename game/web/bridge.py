@@ -145,9 +145,9 @@ class TableBridge:
         elif ev.kind == "operator":
             action = ev.data["action"]
             if action == "pause":
-                app.menu_open, app.menu_cursor = True, 0  # the table menu: the table's own pause
+                app.pause(now)
             elif action == "resume":
-                app.menu_open = False
+                app.unpause(now)
             elif action == "restart":
                 app.requests.append("restart")
 
@@ -189,7 +189,7 @@ class TableBridge:
         lobby = app.lobby
         lobby_key = (id(lobby), tuple(sorted(lobby.joined)), lobby.variant, lobby.resume, len(lobby.players)) \
             if lobby is not None else None
-        return (id(app.live), id(app.mode), lobby_key, app.menu_open, app.error, len(app.rejected),
+        return (id(app.live), id(app.mode), lobby_key, app.menu_open, app.paused_at, app.error, len(app.rejected),
                 tuple(self.book.joined()), len(self.notes))
 
     def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
@@ -218,7 +218,7 @@ class TableBridge:
             self._health_t = now
             self._health = device_health(app)
         operator = {"devices": self._health, "rejected": len(app.rejected), "error": app.error,
-                    "paused": bool(app.menu_open), "web_errors": self.errors, "joined": self.book.joined()}
+                    "paused": app.paused_at is not None, "web_errors": self.errors, "joined": self.book.joined()}
         stable = (public, private, operator, self.book.session)
         if stable == self._stable and not force:
             return None
@@ -275,7 +275,7 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
     clock: dict[str, Any] = {}
     mode = app.mode
     public: dict[str, Any] = {"game": mode.name, "title": mode.title, "panels": app.panels.pinmap.seats,
-                              "paused": bool(app.menu_open), "error": app.error}
+                              "paused": app.paused_at is not None, "error": app.error}
     private: dict[int, dict[str, Any]] = {}
     fresh = {p: text for p, (t, text) in notes.items() if app.clock() - t < 4.0}
     if app.lobby is not None:
