@@ -38,6 +38,11 @@ class Rig:
     def put(self, kind: str, panel: int, **data: Any) -> None:
         self.bridge.put(WebEvent(kind, panel, self.clock(), data))
 
+    @property
+    def live(self) -> Any:
+        assert self.app.live is not None, "no game running"
+        return self.app.live
+
     def me(self, panel: int) -> dict[str, Any]:
         return self.bridge.snapshot.private[panel]
 
@@ -69,17 +74,17 @@ def test_a_legal_phone_move_is_written_and_an_illegal_one_is_not(rig: Rig) -> No
     assert me["my_turn"] and not rig.me(other)["taco"]["my_turn"]
     listed = [o["move"] for opts in me["options"].values() for o in opts]
     assert sorted(map(str, listed)) == sorted(map(str, seat_moves(st, seat)))  # the page lists exactly these
-    events = len(rig.app.live.table.events)
+    events = len(rig.live.table.events)
     not_in_hand = next(c for c in tvb.load_catalog().names if c not in st.hands[seat - 1])
     rig.put("move", seat, move={"event": "discard", "seat": seat, "card": not_in_hand})
     rig.put("move", other, move=seat_moves(st, seat)[0] | {"seat": other})
     rig.steps()
-    assert len(rig.app.live.table.events) == events
+    assert len(rig.live.table.events) == events
     assert "not yours" in rig.me(seat)["note"] and "not yours" in rig.me(other)["note"]
     move = next(m for m in listed if m["event"] == "place")
     rig.put("move", seat, move=move)
     rig.steps()
-    written = rig.app.live.table.events[-1]
+    written = rig.live.table.events[-1]
     assert {k: written[k] for k in move} == move
 
 
@@ -102,7 +107,7 @@ def test_no_bueno_from_a_phone_is_the_buttons_block(rig: Rig) -> None:
     assert rig.me(blocker)["taco"]["can_block"]
     rig.put("tap", blocker, button="DUEL")
     rig.steps(30)
-    assert any(e["event"] == "block" and e["seat"] == blocker for e in rig.app.live.table.events)
+    assert any(e["event"] == "block" and e["seat"] == blocker for e in rig.live.table.events)
 
 
 def test_a_name_picked_in_the_lobby_is_journaled_in_the_setup_line(rig: Rig) -> None:
@@ -119,7 +124,7 @@ def test_a_name_picked_in_the_lobby_is_journaled_in_the_setup_line(rig: Rig) -> 
     lobby.variant = 0
     rig.put("tap", 1, button="DUEL")
     rig.steps()
-    setup, _ = rig.journal.load(rig.app.live.game_id)
+    setup, _ = rig.journal.load(rig.live.game_id)
     assert setup["players"] == {"2": {"name": "Zed", "colour": "#00FF00"}}  # panel 3 is game seat 2
     assert rig.bridge.snapshot.public["seats"][1]["name"] == "Zed"
     rig.put("player", 1, name="Ann", colour="#FFFFFF")
@@ -164,10 +169,10 @@ def test_the_table_goes_on_when_the_companion_fails(rig: Rig, monkeypatch: pytes
     st = rig.app.state
     seat = st.turn
     rig.app.inject({"t": rig.clock(), **next(m for m in seat_moves(st, seat) if m["event"] == "place")})
-    before = len(rig.app.live.table.events)
+    before = len(rig.live.table.events)
     rig.steps()
     assert rig.app.error is None and rig.bridge.errors >= 3
-    assert len(rig.app.live.table.events) == before + 1
+    assert len(rig.live.table.events) == before + 1
 
 
 def test_operator_pause_stops_the_games_clock_and_resume_goes_on(rig: Rig) -> None:
@@ -179,16 +184,16 @@ def test_operator_pause_stops_the_games_clock_and_resume_goes_on(rig: Rig) -> No
     rig.put("move", seat, move=next(m for m in seat_moves(st, seat) if m["event"] == "place"))
     rig.steps()
     assert rig.app.state.phase == "window"
-    events = len(rig.app.live.table.events)
+    events = len(rig.live.table.events)
     rig.put("operator", 0, action="pause")
     rig.steps()
-    before = rig.app.live.table.last_t
+    before = rig.live.table.last_t
     rig.steps(int(2 * rig.app.state.window / STEP_S))  # twice the window's length
     rig.put("tap", seat % 3 + 1, button="DUEL")
     rig.steps()
-    assert rig.app.state.phase == "window" and len(rig.app.live.table.events) == events
+    assert rig.app.state.phase == "window" and len(rig.live.table.events) == events
     assert rig.app.view(rig.clock()).big == "PAUSED" and rig.bridge.snapshot.public["paused"]
     rig.put("operator", 0, action="resume")
     rig.steps(int(rig.app.state.window / STEP_S) + 30)
     assert rig.app.state.phase != "window"
-    assert rig.app.live.table.last_t - before < rig.app.state.window + 1.0  # table time did not count the pause
+    assert rig.live.table.last_t - before < rig.app.state.window + 1.0  # table time did not count the pause

@@ -35,7 +35,7 @@ ONLY_SEAT_1 = {"hot-sauce-boss", "tummy-ache-3"}
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "screens" / "phone.png"
 
 
-def browser() -> Any:
+def browser() -> tuple[Any, str]:
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.path.exists(path):
             pytest.fail(f"{path} is missing: run tests/install-system-deps.sh (Debian: chromium chromium-driver)")
@@ -52,8 +52,7 @@ def browser() -> Any:
     opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 412, "height": 915, "pixelRatio": 2}})
     driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
     driver.set_page_load_timeout(15)
-    driver._bt_profile = profile  # noqa: SLF001 - removed with the driver
-    return driver
+    return driver, profile
 
 
 @pytest.fixture
@@ -81,7 +80,7 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    driver = browser()
+    driver, profile = browser()
     try:
         wait = WebDriverWait(driver, 10, poll_frequency=0.05)
         driver.get(join_url(table.base, table.join_code(1)))
@@ -113,7 +112,9 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         tap(phone1, "DUEL")  # start
         table.wait(lambda: table.app.live is not None, what="the game to start")
         with table.lock:
-            game_id = table.app.live.game_id
+            live = table.app.live
+            assert live is not None
+            game_id = live.game_id
         with Journal(table.journal_path) as journal:  # a reader of its own, as `replay --journal` is
             setup, _ = journal.load(game_id)
         assert setup["players"] == {"1": {"name": "Ana", "colour": "#FF5A64"}}
@@ -162,7 +163,7 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         with table.lock:
             assert table.app.over, "the game did not end in time"
             st = table.app.state
-            events = list(table.app.live.table.events)
+            events = list(live.table.events)
         on(phone1)
         wait.until(lambda d: "Game over" in d.find_element(By.ID, "taco-line").text)
         assert tvb.is_over(st) and moves >= 3
@@ -184,7 +185,5 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         if os.environ.get("BURRITO_SAVE_SCREENS"):
             shutil.copy(tmp_path / "phone.png", SCREENSHOT)
     finally:
-        profile = getattr(driver, "_bt_profile", None)
         driver.quit()
-        if profile:
-            shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(profile, ignore_errors=True)

@@ -46,6 +46,11 @@ def _label(game: str, variant: int) -> str:
     return str(MODES[game].variants[variant][0])
 
 
+def live(t: LiveTable) -> Any:
+    assert t.app.live is not None, "no game running"
+    return t.app.live
+
+
 def closed_code(ws: Any, timeout: float = 5.0) -> int | None:
     """Read until the server closes the socket; its close code."""
     deadline = time.monotonic() + timeout
@@ -119,13 +124,13 @@ def test_socket_messages_forged_for_another_seat_close_the_socket(table: LiveTab
     ws = table.seat_socket(t1)
     recv_state(ws)
     with table.lock:
-        events = len(table.app.live.table.events)
+        events = len(live(table).table.events)
         applied = table.bridge.applied
     ws.send(json.dumps(forged))
     assert closed_code(ws) == 4403
     time.sleep(0.3)
     with table.lock:
-        assert table.bridge.applied == applied and len(table.app.live.table.events) == events
+        assert table.bridge.applied == applied and len(live(table).table.events) == events
 
 
 def test_replayed_join_codes_and_tokens_are_refused(table: LiveTable) -> None:
