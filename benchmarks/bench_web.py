@@ -184,7 +184,7 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
         bridge.record_latency = True
         proc = subprocess.Popen([sys.executable, __file__, "--phones", base, json.dumps(codes), str(spectators),
                                  str(seconds + 1.5)], stdout=subprocess.PIPE, text=True)
-        time.sleep(1.0)  # the phones join and connect before measuring
+        frames(1.0, keep=False)  # the phones join and connect before frames are measured (the table runs on)
         cpu.clear()
         with_ms += frames(seconds)
         cpu_with += cpu
