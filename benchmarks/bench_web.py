@@ -95,13 +95,13 @@ async def phones(base: str, codes: list[str], spectators: int, seconds: float) -
 def run(seconds: float, rounds: int, spectators: int) -> None:
     import pygame
 
-    from game.app.loop import TableApp
-    from game.app.modes import MODES
-    from game.app.runner import STEP_S
-    from game.app.screens import draw
-    from game.app.sim import open_sim
-    from game.app.taco_mode import TacoMapper
+    from game.games.taco_vs_burrito.buttons import TacoMapper
     from game.journal import Journal
+    from game.registry import GAMES
+    from game.table.loop import TableApp
+    from game.table.runner import STEP_S
+    from game.table.screens import draw
+    from game.table.sim import open_sim
     from game.web.bridge import TableBridge
     from game.web.server import WebServer
     from game.web.tokens import PinGate
@@ -119,7 +119,7 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
     woken = rig.panels.source.woken
 
     def new_game(seed: int) -> None:
-        app.start(MODES["taco-vs-burrito"].setup(6, 0, seed=seed))
+        app.start(GAMES["taco-vs-burrito"].setup(6, 0, seed=seed))
         app.mapper = TacoMapper(app.seatmap, bot_seats=lambda n: set(range(1, n + 1)), seed=seed)
 
     new_game(1)

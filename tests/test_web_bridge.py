@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.modes import MODES
-from game.app.runner import STEP_S
-from game.app.sim import open_sim
-from game.app.taco import seat_moves
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.buttons import seat_moves
 from game.journal import Journal
-from game.rules import taco_vs_burrito as tvb
+from game.registry import GAMES
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.runner import STEP_S
+from game.table.sim import open_sim
 from game.web.bridge import TableBridge, WebEvent
 
 
@@ -58,7 +58,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 
 
 def start(rig: Rig, game: str, variant: int = 0, seats: int = 3) -> None:
-    rig.app.start(MODES[game].setup(seats, variant, seed=3))
+    rig.app.start(GAMES[game].setup(seats, variant, seed=3))
     rig.steps()
 
 
@@ -144,12 +144,12 @@ def test_zombie_burrito_phone_shows_the_team(rig: Rig) -> None:
 def test_throw_throw_burrito_phone_shows_score_and_the_battle(rig: Rig) -> None:
     """"You're in this battle": the seats the mode says fight (battle_context), nobody else."""
     start(rig, "throw-throw-burrito")
-    assert all(rig.me(s)["ttb"]["in_battle"] is False for s in (1, 2, 3))
+    assert all(rig.me(s)["score"]["in_battle"] is False for s in (1, 2, 3))
     rig.app.inject({"t": rig.clock(), "event": "declare", "seat": 2, "battle": "war"})
     rig.steps(60)
     _open, fighters = rig.app.mode.battle_context(rig.app.state)
     assert fighters
-    assert [rig.me(s)["ttb"]["in_battle"] for s in (1, 2, 3)] == [s in fighters for s in (1, 2, 3)]
+    assert [rig.me(s)["score"]["in_battle"] for s in (1, 2, 3)] == [s in fighters for s in (1, 2, 3)]
 
 
 def test_the_table_goes_on_when_the_companion_fails(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 from webtable import PIN, LiveTable
 
-from game.app import taco_mode
+from game.games.taco_vs_burrito import buttons as taco_buttons
+from game.games.taco_vs_burrito import rules as tvb
+from game.games.taco_vs_burrito.mode import GAME as TACO
 from game.journal import Journal
-from game.rules import taco_vs_burrito as tvb
 from game.web.qr import join_url
 
 CHROMIUM = "/usr/bin/chromium"
@@ -59,15 +60,15 @@ def browser() -> tuple[Any, str]:
 def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveTable]:
     """A live table whose Taco vs Burrito games use a short deck and block window, with quick bots: a whole game
     in seconds. The lobby, the phones and the rules are otherwise the product's."""
-    setup = taco_mode.MODE.setup
+    setup = TACO.setup
 
     def short(seats: int, variant: int = 0, seed: int | None = None) -> dict[str, Any]:
         obj = setup(seats, variant, seed)
         obj["options"].update(deck=list(DECK), no_bueno_window_ms=700)
         return obj
 
-    monkeypatch.setattr(taco_mode.MODE, "setup", short)
-    monkeypatch.setattr(taco_mode, "THINK_S", (0.05, 0.15))
+    monkeypatch.setattr(TACO, "setup", short)
+    monkeypatch.setattr(taco_buttons, "THINK_S", (0.05, 0.15))
     t = LiveTable(tmp_path, publish_s=0.03)
     try:
         yield t

@@ -17,11 +17,11 @@ from pathlib import Path
 import pygame
 import segno
 
-from game.app.clock import SteppedClock
-from game.app.loop import TableApp
-from game.app.screens import draw
-from game.app.sim import open_sim
 from game.journal import Journal
+from game.table.clock import SteppedClock
+from game.table.loop import TableApp
+from game.table.screens import draw
+from game.table.sim import open_sim
 from game.web.qr import draw_lobby_codes, join_url, qr_surface
 from game.web.tokens import TokenBook
 

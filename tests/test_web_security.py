@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from webtable import PIN, LiveTable, open_ws, recv_state
 
-from game.rules import taco_vs_burrito as tvb
+from game.games.taco_vs_burrito import rules as tvb
 from game.web.tokens import PinGate
 
 
@@ -41,9 +41,9 @@ def start_taco(t: LiveTable, panels: tuple[int, ...] = (1, 2), label: str = "sup
 
 
 def _label(game: str, variant: int) -> str:
-    from game.app.modes import MODES
+    from game.registry import GAMES
 
-    return str(MODES[game].variants[variant][0])
+    return str(GAMES[game].variants[variant][0])
 
 
 def live(t: LiveTable) -> Any:
@@ -214,8 +214,8 @@ def test_join_input_is_validated_with_clear_errors(table: LiveTable, body: bytes
     (json.dumps([1]), "JSON object"),
     (json.dumps({"op": "fly"}), "unknown 'op'"),
     (json.dumps({"op": "tap", "button": "JUMP"}), "'button' must be one of"),
-    (json.dumps({"op": "move", "move": {"event": "discard", "seat": 1, "card": 3}}), "'move.card'"),
-    (json.dumps({"op": "move", "move": {"event": "discard", "seat": 1, "hack": 1}}), "unknown field"),
+    (json.dumps({"op": "move", "move": {"event": "discard", "seat": 1, "card": [3]}}), "'move.card' must be"),
+    (json.dumps({"op": "move", "move": {"event": "discard", "seat": 1, "Bad-Key": 1}}), "bad field name"),
     (json.dumps({"op": "player", "name": "<script>", "colour": "#ffffff"}), "'name' must be"),
     (json.dumps({"op": "player", "name": "Ann", "colour": "red"}), "'colour' must be #RRGGBB"),
 ])

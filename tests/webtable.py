@@ -13,10 +13,10 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from game.app.loop import TableApp
-from game.app.runner import STEP_S
-from game.app.sim import open_sim
 from game.journal import Journal
+from game.table.loop import TableApp
+from game.table.runner import STEP_S
+from game.table.sim import open_sim
 from game.web.bridge import TableBridge
 from game.web.server import WebServer
 from game.web.tokens import PinGate

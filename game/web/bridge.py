@@ -5,17 +5,20 @@ The server thread never reads the game state (the rules mutate it in place on th
 * the server puts :class:`WebEvent` objects on :attr:`TableBridge.inbox` (a ``queue.SimpleQueue``) and wakes the
   loop, exactly as the seat panels' edges do; the loop drains it in :meth:`TableBridge.pump`, next to the device
   host's queue, and applies each input through the paths the buttons use: a button tap is a
-  :class:`~hardware.events.SeatEvent` into ``TableApp.seat_event``; a Taco vs Burrito move goes in only if it is
-  one of the seat's own ``legal_moves`` (``game.app.taco.seat_moves``, as the hand browser checks);
+  :class:`~hardware.events.SeatEvent` into ``TableApp.seat_event``; a move goes to the game's ``phone_move``
+  (``game.table.mode.GameMode``), which writes it only if it is one of the seat's own legal moves;
 * :meth:`TableBridge.publish` builds a :class:`Snapshot` of plain JSON-ready dicts at most every ``publish_s``
-  and hands it over by swapping one reference; private views are built per panel here, from the rules'
-  ``player_view``, so a seat's data never even reaches the server for another seat's socket.
+  and hands it over by swapping one reference; private views are built per panel here by the game's
+  ``phone_view`` (only what that seat may know), so a seat's data never reaches the server for another seat's socket.
+
+No game is named here: each game says what its phones show and accept through its ``GameMode``.
 
 Anything that goes wrong here is logged and counted, never raised into the loop: the game goes on.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import re
@@ -35,8 +38,9 @@ BUTTONS = ("SET", "BRAWL", "WAR", "DUEL")
 OPERATOR_ACTIONS = ("pause", "resume", "restart")
 NAME_RE = re.compile(r"^[^\x00-\x1f\x7f<>]{1,16}$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-#: the keys a Taco vs Burrito move may carry (``legal_moves`` gives no others)
-MOVE_KEYS = ("event", "seat", "card", "meal", "target", "item")
+#: a move's field names, and at most how many (the game checks the move itself against its legal moves)
+MOVE_KEY_RE = re.compile(r"^[a-z_]{1,16}$")
+MOVE_MAX_KEYS = 8
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ class WebEvent:
 @dataclass
 class Snapshot:
     """What the pages may show, as of host time ``t``: ``public`` for everyone, ``private[panel]`` for one phone,
-    ``operator`` behind the PIN. ``version`` grows when anything but the clock changed."""
+    ``operator`` behind the PIN. ``version`` grows with every change."""
 
     version: int = 0
     t: float = 0.0
@@ -95,6 +99,8 @@ class TableBridge:
         self._health: list[dict[str, Any]] = []
         self._dirty = True
         self._hooked: Any = None
+        self._live: Any = None
+        self._journaled: dict[str, Any] = {}
         self._last_key: Any = None
         self._built = float("-inf")
 
@@ -152,22 +158,17 @@ class TableBridge:
                 app.requests.append("restart")
 
     def _move(self, app: Any, ev: WebEvent, now: float) -> None:
-        """A Taco vs Burrito move from a phone: written only if it is one of this seat's legal moves right now."""
-        from game.app.taco import seat_moves
-
+        """A move from a phone: the game writes it only if it is one of this seat's legal moves right now."""
         seat = _seat_of(app, ev.panel)
-        st = app.state
-        if st is None or app.mode.name != "taco-vs-burrito" or seat is None:
-            self._note(ev.panel, "no Taco vs Burrito game at this seat")
+        if app.state is None or seat is None:
+            self._note(ev.panel, "this panel has no seat in a game now")
             return
-        if seat in getattr(app.mapper, "bots", {}):
-            self._note(ev.panel, f"seat {seat} is played by a bot")
+        if app.paused_at is not None:
+            self._note(ev.panel, "the game is paused")
             return
-        move = {k: ev.data["move"][k] for k in MOVE_KEYS if k in ev.data["move"]}
-        if move not in seat_moves(st, seat):
-            self._note(ev.panel, "that move is not yours to make now")
-            return
-        app.buffer.append({"t": min(ev.t, now), **move})
+        why = app.mode.phone_move(app, seat, dict(ev.data["move"]), min(ev.t, now))
+        if why:
+            self._note(ev.panel, why)
 
     # -- snapshots -------------------------------------------------------------------------------------
 
@@ -213,7 +214,10 @@ class TableBridge:
             self.book.new_session()  # back in the lobby: every phone of the last game must join again
             self.players.clear()
             self.notes.clear()
-        public, private, clock = build_views(app, now, self.players, self.notes)
+        if app.live is not None and app.live is not self._live:
+            self._live = app.live
+            self._journaled = journaled_players(app)
+        public, private = build_views(app, now, self.players, self.notes, self._journaled)
         if now - self._health_t >= 1.0:
             self._health_t = now
             self._health = device_health(app)
@@ -223,7 +227,7 @@ class TableBridge:
         if stable == self._stable and not force:
             return None
         self._stable = stable
-        snap = Snapshot(self.snapshot.version + 1, now, self.book.session, dict(public, clock=clock), private,
+        snap = Snapshot(self.snapshot.version + 1, now, self.book.session, public, private,
                         operator)
         self.snapshot = snap
         for fn in list(self.listeners):
@@ -256,23 +260,32 @@ def device_health(app: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _names(app: Any, players: dict[int, dict[str, str]]) -> dict[int, dict[str, str]]:
-    """Game seat -> name and colour: the setup line's ``players`` once a game runs, else the lobby's picks."""
+def journaled_players(app: Any) -> dict[str, Any]:
+    """The running game's setup line's ``players`` (names and colours by game seat), read once per game from the
+    journal on the loop's own connection; {} when it has none."""
+    try:
+        row = app.journal.db.execute("SELECT setup FROM games WHERE id = ?", (app.live.game_id,)).fetchone()
+        players = json.loads(row[0]).get("players") if row else None
+    except Exception:  # noqa: BLE001 - names are a nicety: a journal without them shows "Seat N"
+        return {}
+    return players if isinstance(players, dict) else {}
+
+
+def _names(app: Any, journaled: dict[str, Any], players: dict[int, dict[str, str]]) -> dict[int, dict[str, str]]:
+    """Game seat -> name and colour: the setup line's ``players`` (a resumed game too), else the lobby's picks."""
     out: dict[int, dict[str, str]] = {}
     if app.live is not None:
-        setup_players = getattr(app.live.table.setup, "players", None)
-        raw = setup_players if isinstance(setup_players, dict) else {}
+        raw = journaled
         for seat, panel in enumerate(app.seatmap, start=1):
             entry = raw.get(str(seat)) or players.get(panel)
-            if entry:
+            if isinstance(entry, dict):
                 out[seat] = {"name": str(entry.get("name", "")), "colour": str(entry.get("colour", ""))}
     return out
 
 
-def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
-                notes: dict[int, tuple[float, str]]) -> tuple[dict[str, Any], dict[int, dict[str, Any]], dict[str, Any]]:
-    """The public view, the private view of every panel, and the fast-changing clock fields (countdowns)."""
-    clock: dict[str, Any] = {}
+def build_views(app: Any, now: float, players: dict[int, dict[str, str]], notes: dict[int, tuple[float, str]],
+                journaled: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The public view and the private view of every panel."""
     mode = app.mode
     public: dict[str, Any] = {"game": mode.name, "title": mode.title, "panels": app.panels.pinmap.seats,
                               "paused": app.paused_at is not None, "error": app.error}
@@ -290,14 +303,14 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
         for p in range(1, app.panels.pinmap.seats + 1):
             private[p] = {"panel": p, "seat": None, "joined": p in lobby.joined, "player": players.get(p),
                           "note": fresh.get(p, "")}
-        return public, private, clock
+        return public, private
     public["screen"] = "game" if app.live is not None else "idle"
     if app.live is None:
-        return public, private, clock
-    st = app.state
-    names = _names(app, players)
+        return public, private
+    names = _names(app, journaled or {}, players)
     seats = []
-    for sv in mode.seat_views(app, now):
+    cards = mode.seat_views(app, now)
+    for sv in cards:
         entry = names.get(sv.seat, {})
         seats.append({"seat": sv.seat, "panel": sv.panel, "name": entry.get("name") or f"Seat {sv.seat}",
                       "colour": entry.get("colour", ""), "points": sv.points, "bruises": sv.bruises,
@@ -305,84 +318,11 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]],
     public["seats"] = seats
     public["ticker"] = list(app.presenter.ticker)[-12:]
     public["over"] = bool(app.over)
+    public.update(mode.phone_public(app))
     for seat, panel in enumerate(app.seatmap, start=1):
         me: dict[str, Any] = {"panel": panel, "seat": seat, "player": names.get(seat), "note": fresh.get(panel, "")}
-        if mode.name == "taco-vs-burrito":
-            me.update(_taco_private(app, st, seat, now, clock))
-        elif mode.name == "zombie-burrito":
-            me.update(_zombie_private(app, st, seat))
-        else:
-            me.update(_ttb_private(app, st, seat, seats))
+        if seat - 1 < len(cards):
+            me.update(mode.phone_view(app, seat, cards[seat - 1], now))
         private[panel] = me
-    if mode.name == "taco-vs-burrito":
-        public.update(_taco_public(st))
-    elif mode.name == "zombie-burrito":
-        public["markers"] = dict(st.markers)
-        public["teams"] = {k: list(v) for k, v in st.teams.items()}
-    return public, private, clock
+    return public, private
 
-
-def _taco_public(st: Any) -> dict[str, Any]:
-    from game.rules import taco_vs_burrito as tvb
-
-    pv = tvb.player_view(st, 0)  # seat 0 is nobody's: the spectator's view
-    return {"taco": {"turn": pv["turn"], "phase": pv["phase"], "variant": pv["variant"], "meals": pv["meals"],
-                     "hand_sizes": pv["hand_sizes"], "draw_pile": pv["draw_pile"],
-                     "trash_top": pv["trash"][-1] if pv["trash"] else None, "pending": _pending(pv["pending"]),
-                     "scores": [tvb.score(st, s) if tvb.can_look(st, 0, s) else None
-                                for s in range(1, st.seats + 1)],
-                     "winners": tvb.winners(st) if tvb.is_over(st) else []}}
-
-
-def _pending(p: dict[str, Any] | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
-    return {k: p[k] for k in ("seat", "card", "event", "meal", "target", "chain")}
-
-
-def _taco_private(app: Any, st: Any, seat: int, now: float, clock: dict[str, Any]) -> dict[str, Any]:
-    """One seat's hand and the options of each card, all from the rules (``player_view``, ``legal_moves``)."""
-    from game.app.taco import card_label, options_for, seat_moves
-    from game.rules import taco_vs_burrito as tvb
-
-    pv = tvb.player_view(st, seat)
-    cat = st.catalog
-    moves = seat_moves(st, seat)
-    hand = [{"card": c, "label": card_label(c, cat)} for c in pv["hand"]]
-    options: dict[str, list[dict[str, Any]]] = {}
-    if moves and st.phase == "move":
-        for card in sorted(set(pv["hand"])):
-            options[card] = [{"label": o.label, "move": o.move} for o in options_for(st, seat, card) if o.move]
-    choose = []
-    if moves and st.phase == "choose":
-        choose = [{"label": o.label, "move": o.move} for o in options_for(st, seat, None) if o.move]
-    if st.phase == "window" and st.pending is not None:
-        table_now = now - app.hold_back_s - app.t0
-        clock["window_left"] = round(max(0.0, st.pending.deadline - table_now), 2)
-    own = pv["meals"][seat - 1]
-    return {"taco": {"hand": hand, "options": options, "choose": choose, "can_block": tvb.can_block(st, seat),
-                     "my_turn": bool(moves), "meal": [card_label(c, cat) if c else "face down" for c in own],
-                     "score": tvb.score(st, seat) if all(c is not None for c in own) else None,
-                     "bot": seat in getattr(app.mapper, "bots", {})}}
-
-
-def _zombie_private(app: Any, st: Any, seat: int) -> dict[str, Any]:
-    team = st.team_of.get(seat)
-    sets = [{"seat": s, "side": side, "kind": kind} for s, side, kind in st.sets if st.team_of.get(s) == team]
-    choosers = getattr(app.mapper, "choosers", {})
-    choice = None
-    c = choosers.get(seat) if isinstance(choosers, dict) else None
-    if c is not None:  # the seat's open chooser (an advantage kind, or a teammate to revive), moved by its buttons
-        choice = {"purpose": c.purpose, "items": [" ".join(x for x in item if x) for item in c.items],
-                  "cursor": c.cursor}
-    battle = st.battle
-    return {"zombie": {"team": team, "teammates": list(st.teams.get(team, [])), "markers": dict(st.markers),
-                       "sets": sets, "choice": choice,
-                       "in_battle": bool(battle is not None and seat in getattr(battle, "alive", ()))}}
-
-
-def _ttb_private(app: Any, st: Any, seat: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    _open, fighters = app.mode.battle_context(st)
-    mine = seats[seat - 1] if seat - 1 < len(seats) else {}
-    return {"ttb": {"points": mine.get("points", 0), "bruises": mine.get("bruises", 0),
-                    "in_battle": seat in fighters}}

@@ -55,7 +55,7 @@ def lan_address() -> str:
 
 def draw_lobby_codes(surface: pygame.Surface, view: Any, base_url: str, book: Any) -> None:
     """Each panel's join code under its seat card on the lobby screen (the cards are where ``draw_lobby`` put them)."""
-    from game.app.screens import Painter, seat_positions
+    from game.table.screens import Painter, seat_positions
 
     p = Painter(surface)
     n = len(view.seats)

@@ -37,7 +37,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from game.web.bridge import BUTTONS, COLOUR_RE, MOVE_KEYS, NAME_RE, OPERATOR_ACTIONS, Snapshot, TableBridge, WebEvent
+from game.web.bridge import (
+    BUTTONS,
+    COLOUR_RE,
+    MOVE_KEY_RE,
+    MOVE_MAX_KEYS,
+    NAME_RE,
+    OPERATOR_ACTIONS,
+    Snapshot,
+    TableBridge,
+    WebEvent,
+)
 from game.web.tokens import PinGate
 
 log = logging.getLogger(__name__)
@@ -75,13 +85,13 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
         move = msg.get("move")
         if not isinstance(move, dict) or not move:
             raise InputError("'move' must be an object (one of the options the page lists)")
-        unknown = sorted(set(move) - set(MOVE_KEYS))
-        if unknown:
-            raise InputError(f"'move' has unknown field(s): {', '.join(map(str, unknown))}")
+        if len(move) > MOVE_MAX_KEYS:
+            raise InputError(f"'move' has more than {MOVE_MAX_KEYS} fields")
         for key, value in move.items():
-            ok = type(value) is int if key in ("seat", "meal", "target") else isinstance(value, str) and len(value) < 40
-            if not ok:
-                raise InputError(f"'move.{key}' has the wrong type: {value!r}")
+            if not MOVE_KEY_RE.match(key):
+                raise InputError(f"'move' has a bad field name {key[:20]!r}")
+            if not (type(value) is int or isinstance(value, str) and len(value) <= 40):
+                raise InputError(f"'move.{key}' must be a whole number or a short name, got {str(value)[:20]!r}")
         if move.get("seat") != seat:
             raise PermissionError(f"this token is for seat {seat}: a move for seat {move.get('seat')!r} is refused")
         return WebEvent("move", panel, now, {"move": dict(move), **extra})

@@ -61,13 +61,13 @@ function render(msg) {
   }
   show("taco", !!me.taco);
   show("zombie", !!me.zombie);
-  show("ttb", !!me.ttb);
+  show("score-box", !!me.score && !me.taco);
   const labels = me.taco ? {SET: "LEFT", BRAWL: "RIGHT", WAR: "PLAY", DUEL: "NO BUENO"}
                          : {SET: "SET", BRAWL: "BRAWL", WAR: "WAR", DUEL: "DUEL"};
   for (const b of ["SET", "BRAWL", "WAR", "DUEL"]) $("b-" + b).textContent = labels[b];
   if (me.taco) renderTaco(pub, me.taco);
   if (me.zombie) renderZombie(me.zombie);
-  if (me.ttb) renderTtb(me.ttb);
+  if (me.score && !me.taco) renderScore(me.score);
   renderScores($("scores"), pub);
   renderTicker($("ticker"), pub);
 }
@@ -83,7 +83,7 @@ function renderTaco(pub, t) {
   $("taco-line").textContent = line;
   renderMeal(t);
   // the block window counts down here: the table sends its length left once, not every tenth of a second
-  const left = pub.clock && pub.clock.window_left;
+  const left = t.window_left;
   state.window = tp.phase === "window" && left ? {left, at: performance.now()} : null;
   tick();
   $("no-bueno").disabled = !t.can_block;
@@ -136,13 +136,12 @@ function renderZombie(z) {
                         : "No advantage set laid yet.";
   if (z.choice) text += "  Choosing " + z.choice.purpose + ": " + z.choice.items[z.choice.cursor] +
                         " (BRAWL / WAR move, SET chooses)";
-  if (z.in_battle) text += "  You're in this battle!";
   $("zb-detail").textContent = text;
 }
 
-function renderTtb(t) {
-  $("ttb-score").textContent = t.points + " points" + (t.bruises ? ", " + t.bruises + " bruises" : "");
-  $("ttb-battle").textContent = t.in_battle ? "You're in this battle!" : "";
+function renderScore(t) {
+  $("score").textContent = t.points + " points" + (t.bruises ? ", " + t.bruises + " bruises" : "");
+  $("in-battle").textContent = t.in_battle ? "You're in this battle!" : "";
 }
 
 for (const b of document.querySelectorAll("[data-button]")) {
