@@ -60,7 +60,9 @@ class WebEvent:
 @dataclass
 class Snapshot:
     """What the pages may show, as of host time ``t``: ``public`` for everyone, ``private[panel]`` for one phone,
-    ``operator`` behind the PIN. ``version`` grows with every change."""
+    ``operator`` behind the PIN. ``version`` grows with every change, ``public_version`` only when ``public`` changed
+    (a spectator is sent nothing new otherwise). ``public["table_now"]`` is the game's clock at ``t``, so a page
+    can count a deadline down itself between snapshots."""
 
     version: int = 0
     t: float = 0.0
@@ -68,6 +70,7 @@ class Snapshot:
     public: dict[str, Any] = field(default_factory=dict)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
     operator: dict[str, Any] = field(default_factory=dict)
+    public_version: int = 0
 
 
 class TableBridge:
@@ -226,9 +229,12 @@ class TableBridge:
         stable = (public, private, operator, self.book.session)
         if stable == self._stable and not force:
             return None
+        old = self.snapshot
+        public_version = old.public_version + (1 if self._stable is None or public != self._stable[0] else 0)
         self._stable = stable
-        snap = Snapshot(self.snapshot.version + 1, now, self.book.session, public, private,
-                        operator)
+        if app.live is not None:  # not part of the comparison: it moves every frame
+            public = dict(public, table_now=round(now - app.hold_back_s - app.t0, 3))
+        snap = Snapshot(old.version + 1, now, self.book.session, public, private, operator, public_version)
         self.snapshot = snap
         for fn in list(self.listeners):
             try:

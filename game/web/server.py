@@ -260,8 +260,8 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             while True:
                 wake = hub.current()
                 snap = bridge.snapshot
-                if snap.version != seen:
-                    seen = snap.version
+                if snap.public_version != seen:  # a change in a seat's own view is not a spectator's business
+                    seen = snap.public_version
                     await ws.send_text(cached(snap, 0))
                 await wake.wait()
         except (WebSocketDisconnect, RuntimeError):
@@ -285,15 +285,16 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             return bridge.book.check(token) == grant
 
         async def sender() -> None:
-            seen = -1
+            seen: tuple[int, Any] = (-1, None)
             while True:
                 wake = hub.current()
                 if not alive():
                     await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
                     return
                 snap = bridge.snapshot
-                if snap.version != seen:
-                    seen = snap.version
+                mine = (snap.public_version, snap.private.get(panel))
+                if mine != seen:  # only what this seat sees: another seat's change sends it nothing
+                    seen = mine
                     await ws.send_text(cached(snap, panel))
                 await wake.wait()
 

@@ -23,14 +23,13 @@ def phone_view(app: Any, seat: int, now: float) -> dict[str, Any]:
     choose = []
     if moves and st.phase == "choose":
         choose = [{"label": o.label, "move": o.move} for o in options_for(st, seat, None) if o.move]
-    window_left = 0.0
-    if st.phase == "window" and st.pending is not None:
-        window_left = round(max(0.0, st.pending.deadline - (now - app.hold_back_s - app.t0)), 1)
+    # the block window's end on the game's clock: the page counts down from the snapshot's ``table_now``
+    window_end = st.pending.deadline if st.phase == "window" and st.pending is not None else None
     own = pv["meals"][seat - 1]
     return {"taco": {"hand": hand, "options": options, "choose": choose, "can_block": tvb.can_block(st, seat),
                      "my_turn": bool(moves), "meal": [card_label(c, cat) if c else "face down" for c in own],
                      "score": tvb.score(st, seat) if all(c is not None for c in own) else None,
-                     "bot": seat in getattr(app.mapper, "bots", {}), "window_left": window_left}}
+                     "bot": seat in getattr(app.mapper, "bots", {}), "window_end": window_end}}
 
 
 def phone_public(app: Any) -> dict[str, Any]:

@@ -83,8 +83,8 @@ function renderTaco(pub, t) {
   $("taco-line").textContent = line;
   renderMeal(t);
   // the block window counts down here: the table sends its length left once, not every tenth of a second
-  const left = t.window_left;
-  state.window = tp.phase === "window" && left ? {left, at: performance.now()} : null;
+  const left = t.window_end === null ? 0 : t.window_end - pub.table_now;
+  state.window = tp.phase === "window" && left > 0 ? {left, at: performance.now()} : null;
   tick();
   $("no-bueno").disabled = !t.can_block;
   // rebuild the buttons only when they change, so a finger on a button is not pulled from under it
