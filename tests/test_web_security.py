@@ -253,3 +253,14 @@ def test_spectator_socket_is_read_only_and_public(table: LiveTable) -> None:
     time.sleep(0.3)
     assert table.bridge.applied == 0
     ws.close()
+
+
+def test_pages_load_only_their_own_scripts_and_leak_no_join_code(table: LiveTable) -> None:
+    """Every page forbids scripts and connections to anywhere else (CSP) and sends no Referer, so a join code in
+    the address bar never reaches another site."""
+    for path in ("/play", "/watch", "/operator", f"/join/{table.join_code(1)}"):
+        r = httpx.get(f"{table.base}{path}")
+        assert r.status_code == 200
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert r.headers["referrer-policy"] == "no-referrer"
+        assert "<script>" not in r.text  # no inline script for the policy to allow

@@ -57,6 +57,15 @@ MAX_MESSAGE = 4096
 CLOSE_NO_TOKEN, CLOSE_FORBIDDEN, CLOSE_BAD_INPUT = 4401, 4403, 4400
 
 
+#: pages load only their own scripts and talk only to this server; a join code never leaves in a Referer
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+}
+
+
 class InputError(ValueError):
     """A page sent something malformed: the message says which field and why."""
 
@@ -181,10 +190,10 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
 
     async def page(request: Request) -> Response:
         name = request.scope["route"].name
-        return FileResponse(STATIC / f"{name}.html", headers={"Cache-Control": "no-store"})
+        return FileResponse(STATIC / f"{name}.html", headers=PAGE_HEADERS)
 
     async def join_page(request: Request) -> Response:
-        return FileResponse(STATIC / "player.html", headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        return FileResponse(STATIC / "player.html", headers=PAGE_HEADERS)
 
     async def api_join(request: Request) -> Response:
         try:
