@@ -49,7 +49,9 @@ def test_play_serves_the_companion_and_prints_how_to_join(tmp_path: Path) -> Non
         assert m, line
         base = m.group(1)
         with urllib.request.urlopen(f"{base}/watch", timeout=5) as r:
-            assert r.status == 200 and b"/ws/watch" in r.read()
+            assert r.status == 200 and b"/static/spectator.js" in r.read()
+        with urllib.request.urlopen(f"{base}/static/spectator.js", timeout=5) as r:
+            assert b"/ws/watch" in r.read()  # the package's static files are served
         public = {}
         for _ in range(50):
             with urllib.request.urlopen(f"{base}/api/public", timeout=5) as r:
