@@ -264,3 +264,22 @@ def test_pages_load_only_their_own_scripts_and_leak_no_join_code(table: LiveTabl
         assert "default-src 'self'" in r.headers["content-security-policy"]
         assert r.headers["referrer-policy"] == "no-referrer"
         assert "<script>" not in r.text  # no inline script for the policy to allow
+
+
+def test_once_the_game_starts_no_phone_joins_until_the_next_lobby(table: LiveTable) -> None:
+    """A photo of a lobby QR code (a seat nobody joined, or a seat's fresh code after its phone joined) joins
+    nobody once the game is on, so it cannot be used to read that seat's hand; the joined phone keeps its token."""
+    t1 = table.join(1)
+    table.join(2)
+    photos = {1: table.join_code(1), 3: table.join_code(3)}
+    start_taco(table, panels=(1, 2, 3))
+    for panel, code in photos.items():
+        r = httpx.post(f"{table.base}/api/join", json={"code": code})
+        assert r.status_code == 403 and "lobby" in r.json()["error"], panel
+    r = httpx.post(f"{table.base}/api/join", json={"code": table.join_code(3)})  # even today's code
+    assert r.status_code == 403
+    assert httpx.get(f"{table.base}/api/seat", headers={"Authorization": f"Bearer {t1}"}).json()["me"]["seat"] == 1
+    with table.lock:
+        table.app.requests.append("restart")
+    table.wait(lambda: table.bridge.snapshot.public.get("screen") == "lobby" and not table.bridge.book.sealed)
+    assert httpx.post(f"{table.base}/api/join", json={"code": table.join_code(3)}).status_code == 200

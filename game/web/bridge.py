@@ -219,6 +219,7 @@ class TableBridge:
             self.notes.clear()
         if app.live is not None and app.live is not self._live:
             self._live = app.live
+            self.book.seal()  # the game is on: phones join in the lobby only
             self._journaled = journaled_players(app)
         public, private = build_views(app, now, self.players, self.notes, self._journaled)
         if now - self._health_t >= 1.0:

@@ -204,6 +204,8 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             return err(400, "'code' must be the join code from a seat's QR code")
         got = bridge.book.join(code)
         if got is None:
+            if bridge.book.sealed:
+                return err(403, "the game has started: phones join in the lobby, before the next game")
             return err(403, "this join code is not valid (already used, or from an earlier game): scan the seat's QR code again")
         token, grant = got
         return JSONResponse({"token": token, "panel": grant.panel, "session": grant.session})

@@ -4,7 +4,9 @@ A seat's QR code carries a *join code* for one panel in one table session (a lob
 A phone trades the code for a *seat token* once: the code is then spent and the QR code on the table shows a new
 one, so a photo of the code joins nobody. A panel has at most one live token: a new join revokes the older phone.
 A new session (the table went back to the lobby) revokes every token and code of the old one, so a token never
-outlives its game. Tokens are 256-bit random strings compared in constant time; nothing about them is guessable
+outlives its game. When the game starts the session is *sealed*: every code shown in the lobby dies and nobody
+joins until the next lobby, so a photo of a seat's QR code cannot be used to read that seat's hand mid-game (a
+phone that joined keeps its token and reconnects). Tokens are 256-bit random strings compared in constant time; nothing about them is guessable
 from the seat number.
 """
 
@@ -37,6 +39,7 @@ class TokenBook:
         self._codes: dict[int, str] = {}
         self._tokens: dict[str, SeatGrant] = {}
         self._by_panel: dict[int, str] = {}
+        self.sealed = False
         #: called (outside the lock) after tokens were revoked, so open sockets can be closed at once
         self.on_revoke: list[Callable[[], None]] = []
         self._new_codes()
@@ -54,10 +57,17 @@ class TokenBook:
             self.session = session or secrets.token_hex(4)
             self._tokens.clear()
             self._by_panel.clear()
+            self.sealed = False
             self._new_codes()
             session = self.session
         self._revoked()
         return session
+
+    def seal(self) -> None:
+        """The game started: no more joins this session, and the codes the lobby showed stop working."""
+        with self._lock:
+            self.sealed = True
+            self._new_codes()
 
     def join_code(self, panel: int) -> str:
         with self._lock:
@@ -66,6 +76,8 @@ class TokenBook:
     def join(self, code: str) -> tuple[str, SeatGrant] | None:
         """Spend a join code: a fresh seat token and what it is bound to, or None for an unknown or spent code."""
         with self._lock:
+            if self.sealed:
+                return None
             panel = next((p for p, good in self._codes.items() if hmac.compare_digest(good.encode(), code.encode())),
                          None)
             if panel is None:
