@@ -181,8 +181,10 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         driver.get(f"{table.base}/operator")
         driver.find_element(By.ID, "pin").send_keys(PIN)
         driver.find_element(By.CSS_SELECTOR, "#login-form button").click()
-        wait.until(lambda d: "taco-vs-burrito" in d.find_element(By.ID, "history").text)
-        assert "yes" in driver.find_element(By.ID, "history").text  # finished
+        wait.until(lambda d: "taco vs burrito" in d.find_element(By.ID, "history").text)
+        assert "Ana" in driver.find_element(By.ID, "history").text and "yes" in driver.find_element(By.ID, "history").text
+        if os.environ.get("BURRITO_SAVE_SCREENS"):
+            driver.save_screenshot(str(SCREENSHOT.with_name("operator.png")))
         if os.environ.get("BURRITO_SAVE_SCREENS"):
             shutil.copy(tmp_path / "phone.png", SCREENSHOT)
     finally:

@@ -29,10 +29,15 @@ async function refresh() {
     const j = await api("/api/operator/state");
     show(true);
     const op = j.operator;
-    $("status").textContent = (op.paused ? "PAUSED" : "running") + (op.error ? "  -  failsafe: " + op.error : "") +
-                              "  -  rejected events: " + op.rejected;
+    $("status").textContent = (op.paused ? "PAUSED" : "Game running") + (op.error ? "  -  failsafe: " + op.error : "") +
+                              "  -  " + op.rejected + " events refused by the rules";
     const d = $("devices");
-    d.replaceChildren(row(["device", "seat", "online", "battery", "link", "RSSI", "clock offset"], true));
+    d.replaceChildren(row(["device", "seat", "online", "battery", "link", "RSSI", "clock"], true));
+    if (!op.devices.length) {
+      const tr = el("tr");
+      tr.append(el("td", {colspan: "7"}, "No device host: simulation mode, or no receiver plugged in."));
+      d.append(tr);
+    }
     for (const x of op.devices) d.append(row([x.name, x.seat, x.online ? "yes" : "NO",
       x.battery_pct === null ? "USB" : x.battery_pct + "%", x.link_pct === null ? null : x.link_pct + "%",
       x.rssi_dbm === null ? null : x.rssi_dbm + " dBm", x.synced ? x.offset_ms + " ms" : "not synced"]));
@@ -44,9 +49,15 @@ async function refresh() {
       p.append(b);
     }
     const h = $("history");
-    h.replaceChildren(row(["game", "what", "seats", "started", "events", "finished"], true));
-    for (const g of j.history) h.append(row([g.id, g.game, g.seats, new Date(g.started * 1000).toLocaleString(),
-                                             g.events, g.finished ? "yes" : "no"]));
+    h.replaceChildren(row(["#", "game", "players", "started", "events", "done"], true));
+    for (const g of j.history) {
+      const names = Object.values(g.players || {}).map((p) => p.name).join(", ") || g.seats + " seats";
+      const started = new Date(g.started * 1000);
+      h.append(row([g.id, g.game.replace(/-/g, " "), names,
+                    started.toLocaleDateString([], {month: "short", day: "numeric"}) + " " +
+                    started.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}), g.events,
+                    g.finished ? "yes" : "no"]));
+    }
     const s = $("settings");
     s.replaceChildren();
     for (const [k, v] of Object.entries(j.settings)) s.append(row([k, v]));
