@@ -283,3 +283,25 @@ def test_once_the_game_starts_no_phone_joins_until_the_next_lobby(table: LiveTab
         table.app.requests.append("restart")
     table.wait(lambda: table.bridge.snapshot.public.get("screen") == "lobby" and not table.bridge.book.sealed)
     assert httpx.post(f"{table.base}/api/join", json={"code": table.join_code(3)}).status_code == 200
+
+
+def test_the_game_goes_on_when_the_server_dies(table: LiveTable) -> None:
+    """Isolation: the server's thread ends mid-game (as after a crash); the table loop keeps stepping, writes the
+    moves the seat buttons make, and never lands on its failsafe screen."""
+    from game.games.taco_vs_burrito.buttons import seat_moves
+
+    table.join(1)
+    start_taco(table)
+    table.server.stop()
+    assert table.server.thread is not None and not table.server.thread.is_alive()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"{table.base}/api/public", timeout=2)
+    with table.lock:
+        frames = table.frames
+        st = table.app.state
+        move = next(m for m in seat_moves(st, st.turn) if m["event"] == "place")
+        table.app.inject({"t": table.app.clock(), **move})
+        events = len(live(table).table.events)
+    table.wait(lambda: len(live(table).table.events) > events and table.frames > frames + 10, what="the game to go on")
+    with table.lock:
+        assert table.app.error is None
