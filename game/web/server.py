@@ -170,9 +170,11 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         return text
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_MESSAGE:
-            raise InputError("request body too large")
+        raw = b""
+        async for chunk in request.stream():  # stop reading at the limit: a huge body is not held in memory
+            raw += chunk
+            if len(raw) > MAX_MESSAGE:
+                raise InputError("request body too large")
         try:
             obj = json.loads(raw or b"{}")
         except ValueError:
