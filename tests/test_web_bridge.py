@@ -111,14 +111,19 @@ def test_no_bueno_from_a_phone_is_the_buttons_block(rig: Rig) -> None:
 
 
 def test_a_name_picked_in_the_lobby_is_journaled_in_the_setup_line(rig: Rig) -> None:
-    """The phone's name and colour go into the lobby, and the game's setup line carries them as ``players``
-    (game seats, 1-based, as strings); after the start a name change is refused with a note."""
+    """The phone's name and colour go on the panel's name card (the party host's, as the buttons and a keyboard
+    pick them), so the game's setup line carries them as ``players`` (game seats, 1-based); another seat's name is
+    refused with a note on that phone; after the start a name change is refused with a note."""
     rig.app.open_lobby()
     rig.steps()
     for panel in (1, 3):
         rig.put("tap", panel, button="SET")
     rig.put("player", 3, name="Zed", colour="#00FF00")
     rig.steps()
+    assert rig.me(3)["player"] == {"name": "Zed", "colour": "#00FF00"}
+    rig.put("player", 1, name="zed", colour="#FFFFFF")
+    rig.steps()
+    assert "another seat's name" in rig.me(1)["note"] and rig.me(1)["player"] is None
     lobby = rig.app.lobby
     assert lobby is not None and lobby.joined == {1, 3}
     lobby.variant = 0

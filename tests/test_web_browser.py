@@ -107,7 +107,7 @@ def test_two_phones_join_and_one_plays_taco_vs_burrito_to_the_end(table: LiveTab
         driver.execute_script("document.getElementById('colour').value = '#ff5a64'")
         driver.find_element(By.ID, "name-save").click()
         table.wait(lambda: table.app.lobby is not None and table.app.lobby.joined == {1, 2}
-                   and 1 in table.app.lobby.players, what="both phones joined, phone 1 named")
+                   and table.app.host.naming.card(1).name == "Ana", what="both phones joined, phone 1 named")
         tap(phone1, "BRAWL")  # back one choice from Throw Throw Burrito standard: Taco vs Burrito vs bots
         table.wait(lambda: table.app.lobby is not None and "vs bots" in table.bridge.snapshot.public["variant"])
         tap(phone1, "DUEL")  # start

@@ -490,8 +490,6 @@ class Lobby:
         self.resume = resume  # (game id, description)
         self.choice: str | None = None  # "start" or "resume"
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
-        #: panel -> {"name", "colour"} picked (on a phone) before the start; journaled in the setup's ``players``
-        self.players: dict[int, dict[str, str]] = {}
 
     @property
     def mode(self) -> GameMode:
@@ -522,12 +520,7 @@ class Lobby:
 
     def setup(self) -> dict[str, Any]:
         (_, variant), _ = self.choices[self.variant]
-        setup = self.mode.setup(len(self.joined), variant,
-                                seed=self.seed if self.mode.table_deals else None)
-        named = {str(i): dict(self.players[p]) for i, p in enumerate(sorted(self.joined), start=1) if p in self.players}
-        if named:
-            setup["players"] = named
-        return setup
+        return self.mode.setup(len(self.joined), variant, seed=self.seed if self.mode.table_deals else None)
 
     def view(self, banner: str) -> View:
         seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")

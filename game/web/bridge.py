@@ -18,7 +18,6 @@ Anything that goes wrong here is logged and counted, never raised into the loop:
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import re
@@ -28,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.rules.players import name_seats
 from game.web.tokens import TokenBook
 from hardware.events import SeatEvent
 
@@ -87,7 +87,6 @@ class TableBridge:
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: set on every input, like ``PanelSource.woken``: the runner passes the panels' event so one wait serves both
         self.woken: threading.Event = threading.Event()
-        self.players: dict[int, dict[str, str]] = {}
         #: per panel: the last answer to its input ("not your turn"), shown on that phone only
         self.notes: dict[int, tuple[float, str]] = {}
         self.errors = 0
@@ -103,7 +102,6 @@ class TableBridge:
         self._dirty = True
         self._hooked: Any = None
         self._live: Any = None
-        self._journaled: dict[str, Any] = {}
         self._last_key: Any = None
         self._built = float("-inf")
 
@@ -144,13 +142,7 @@ class TableBridge:
         elif ev.kind == "move":
             self._move(app, ev, now)
         elif ev.kind == "player":
-            if app.lobby is None:
-                self._note(ev.panel, "names are chosen in the lobby, before the game starts")
-                return
-            self.players[ev.panel] = {"name": ev.data["name"], "colour": ev.data["colour"]}
-            players = getattr(app.lobby, "players", None)
-            if isinstance(players, dict):
-                players[ev.panel] = dict(self.players[ev.panel])
+            self._name(app, ev)
         elif ev.kind == "operator":
             action = ev.data["action"]
             if action == "pause":
@@ -159,6 +151,24 @@ class TableBridge:
                 app.unpause(now)
             elif action == "restart":
                 app.requests.append("restart")
+
+    def _name(self, app: Any, ev: WebEvent) -> None:
+        """A name and colour from a phone, into the party host's name card for that panel: the same card the
+        panel's buttons and a keyboard edit in the lobby, which the setup line's ``players`` is made from."""
+        naming = app.host.naming
+        if app.lobby is None:
+            self._note(ev.panel, "names are chosen in the lobby, before the game starts")
+            return
+        name, colour = ev.data["name"], ev.data["colour"]
+        if name.casefold() in naming.taken_names(ev.panel):
+            self._note(ev.panel, f"{name} is another seat's name: pick another")
+            return
+        if colour in naming.taken_colours(ev.panel):
+            self._note(ev.panel, "another seat has that colour: pick another")
+            return
+        card = naming.card(ev.panel)
+        card.name, card.colour = name, colour
+        app.host.prepare_phrases()  # the announcer renders the new name now, as for a name picked with buttons
 
     def _move(self, app: Any, ev: WebEvent, now: float) -> None:
         """A move from a phone: the game writes it only if it is one of this seat's legal moves right now."""
@@ -191,10 +201,12 @@ class TableBridge:
     def _key(self, app: Any) -> tuple[Any, ...]:
         """What can change a view without a cue from the rules: the lobby, the menu, the failsafe, the phones."""
         lobby = app.lobby
-        lobby_key = (id(lobby), tuple(sorted(lobby.joined)), lobby.variant, lobby.resume, len(lobby.players)) \
+        lobby_key = (id(lobby), tuple(sorted(lobby.joined)), lobby.variant, lobby.resume) \
             if lobby is not None else None
-        return (id(app.live), id(app.mode), lobby_key, app.menu_open, app.paused_at, app.error, len(app.rejected),
-                tuple(self.book.joined()), len(self.notes))
+        cards = tuple(sorted((p, c.name, c.colour) for p, c in app.host.naming.cards.items())) \
+            if lobby is not None else ()
+        return (id(app.live), id(app.mode), lobby_key, cards, app.menu_open, app.paused_at, app.error,
+                len(app.rejected), tuple(self.book.joined()), len(self.notes))
 
     def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
         if not force and now - self._last_publish < self.publish_s:
@@ -215,13 +227,11 @@ class TableBridge:
         if lobby is not None and id(lobby) != self._lobby_id:
             self._lobby_id = id(lobby)
             self.book.new_session()  # back in the lobby: every phone of the last game must join again
-            self.players.clear()
             self.notes.clear()
         if app.live is not None and app.live is not self._live:
             self._live = app.live
             self.book.seal()  # the game is on: phones join in the lobby only
-            self._journaled = journaled_players(app)
-        public, private = build_views(app, now, self.players, self.notes, self._journaled)
+        public, private = build_views(app, now, self.notes)
         if now - self._health_t >= 1.0:
             self._health_t = now
             self._health = device_health(app)
@@ -267,31 +277,22 @@ def device_health(app: Any) -> list[dict[str, Any]]:
     return out
 
 
-def journaled_players(app: Any) -> dict[str, Any]:
-    """The running game's setup line's ``players`` (names and colours by game seat), read once per game from the
-    journal on the loop's own connection; {} when it has none."""
-    try:
-        row = app.journal.db.execute("SELECT setup FROM games WHERE id = ?", (app.live.game_id,)).fetchone()
-        players = json.loads(row[0]).get("players") if row else None
-    except Exception:  # noqa: BLE001 - names are a nicety: a journal without them shows "Seat N"
-        return {}
-    return players if isinstance(players, dict) else {}
-
-
-def _names(app: Any, journaled: dict[str, Any], players: dict[int, dict[str, str]]) -> dict[int, dict[str, str]]:
-    """Game seat -> name and colour: the setup line's ``players`` (a resumed game too), else the lobby's picks."""
+def _names(app: Any) -> dict[int, dict[str, str]]:
+    """Game seat -> name and colour, from the running game's setup line (``players``; a resumed game's too)."""
     out: dict[int, dict[str, str]] = {}
-    if app.live is not None:
-        raw = journaled
-        for seat, panel in enumerate(app.seatmap, start=1):
-            entry = raw.get(str(seat)) or players.get(panel)
-            if isinstance(entry, dict):
-                out[seat] = {"name": str(entry.get("name", "")), "colour": str(entry.get("colour", ""))}
+    for seat, p in app.live.table.setup.players.items():
+        out[seat] = {"name": p.name or "", "colour": p.colour or ""}
     return out
 
 
-def build_views(app: Any, now: float, players: dict[int, dict[str, str]], notes: dict[int, tuple[float, str]],
-                journaled: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+def _lobby_cards(app: Any) -> dict[int, dict[str, str]]:
+    """Panel -> the name card picked in the lobby so far (buttons, keyboard or phone)."""
+    return {p: {"name": c.name or "", "colour": c.colour or ""} for p, c in app.host.naming.cards.items()
+            if c.name or c.colour}
+
+
+def build_views(app: Any, now: float,
+                notes: dict[int, tuple[float, str]]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """The public view and the private view of every panel."""
     mode = app.mode
     public: dict[str, Any] = {"game": mode.name, "title": mode.title, "panels": app.panels.pinmap.seats,
@@ -306,6 +307,7 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]], notes:
         public["game"], public["title"] = chosen.name, chosen.title
         public["variant"] = chosen.variants[lobby.choices[lobby.variant][0][1]][0]
         public["resume"] = lobby.resume[1] if lobby.resume is not None else None
+        players = _lobby_cards(app)
         public["lobby_players"] = {str(p): v for p, v in players.items()}
         for p in range(1, app.panels.pinmap.seats + 1):
             private[p] = {"panel": p, "seat": None, "joined": p in lobby.joined, "player": players.get(p),
@@ -314,7 +316,7 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]], notes:
     public["screen"] = "game" if app.live is not None else "idle"
     if app.live is None:
         return public, private
-    names = _names(app, journaled or {}, players)
+    names = _names(app)
     seats = []
     cards = mode.seat_views(app, now)
     for sv in cards:
@@ -323,7 +325,8 @@ def build_views(app: Any, now: float, players: dict[int, dict[str, str]], notes:
                       "colour": entry.get("colour", ""), "points": sv.points, "bruises": sv.bruises,
                       "role": sv.role})
     public["seats"] = seats
-    public["ticker"] = list(app.presenter.ticker)[-12:]
+    players = app.live.table.setup.players  # the play-by-play with names, as the party host shows it
+    public["ticker"] = [name_seats(line, players) for line in list(app.presenter.ticker)[-12:]]
     public["over"] = bool(app.over)
     public.update(mode.phone_public(app))
     for seat, panel in enumerate(app.seatmap, start=1):
