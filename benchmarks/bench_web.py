@@ -178,6 +178,7 @@ def run(seconds: float, rounds: int, spectators: int) -> None:
         cpu_none += cpu
         app.web = bridge
         bridge.publish(app, time.monotonic(), force=True)
+        bridge.book.new_session()  # as a new lobby would: this round's phones join (joins are sealed in a game)
         codes = [bridge.book.join_code(p) for p in range(1, 13)]
         bridge.pump(app, time.monotonic())  # nothing left over from the last round
         bridge.latency.clear()
