@@ -99,6 +99,25 @@ def test_a_qr_code_is_the_join_link_module_for_module() -> None:
             assert (px.r, px.g, px.b) == ((0, 0, 0) if dark else (255, 255, 255)), (x, y)
 
 
+def test_lobby_codes_sit_apart_on_screen_for_every_table_size() -> None:
+    """4, 6 and 12 panels: one code per panel, all on screen, none over another code or another panel's card."""
+    from game.table.present import SeatView, View
+    from game.table.screens import Painter, table_layout
+
+    pygame.init()
+    for n in (4, 6, 12):
+        view = View("lobby", [SeatView(seat=0, panel=p, role="empty") for p in range(1, n + 1)], title="Taco vs Burrito")
+        surface = pygame.Surface((1920, 1080))
+        draw(surface, view)
+        rects = draw_lobby_codes(surface, view, "http://192.0.2.7:8080", TokenBook(n))
+        cards = table_layout(Painter(surface), n, top=80, bottom=20).cards
+        assert len(rects) == n
+        for i, r in enumerate(rects):
+            assert surface.get_rect().contains(r), (n, i)
+            assert r.collidelist([q for j, q in enumerate(rects) if j != i]) < 0, (n, i)
+            assert r.collidelist([c for j, c in enumerate(cards) if j != i]) < 0, (n, i)
+
+
 def test_the_lobby_shows_every_panels_code_and_a_spent_code_changes(tmp_path: Path) -> None:
     """One QR code per panel on the lobby screen, each with that panel's current join code."""
     pygame.init()

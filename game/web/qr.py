@@ -53,22 +53,30 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-def draw_lobby_codes(surface: pygame.Surface, view: Any, base_url: str, book: Any) -> None:
-    """Each panel's join code under its seat card on the lobby screen (the cards are where ``draw_lobby`` put them)."""
-    from game.table.screens import Painter, seat_positions
+def draw_lobby_codes(surface: pygame.Surface, view: Any, base_url: str, book: Any) -> list[pygame.Rect]:
+    """Each panel's join code beside its seat card on the lobby screen (the cards ``draw_lobby`` laid out): to its
+    right if that is free (so a row of cards shares its gaps out one each), else to its left, else over the card."""
+    from game.table.screens import Painter, table_layout
 
     p = Painter(surface)
     n = len(view.seats)
-    size = p.px(150 if n <= 6 else 110)
+    layout = table_layout(p, max(1, n), top=80, bottom=20)  # as draw_lobby lays the lobby out
     joined = set(book.joined())
-    for sv, pos in zip(view.seats, seat_positions(p, n)):
-        panel = sv.panel
-        surf = qr_surface(join_url(base_url, book.join_code(panel)), size)
-        cx, cy = pos[0], pos[1] + p.px(60)
-        half = p.px((390 if n <= 6 else 270) / 2)
-        rect = surf.get_rect(midleft=(int(cx + half + p.px(12)), int(cy)))
-        if rect.right > p.w:
-            rect.midright = (int(cx - half - p.px(12)), int(cy))
+    screen = surface.get_rect()
+    placed: list[pygame.Rect] = []
+    for sv, card in zip(view.seats, layout.cards):
+        size = max(p.px(90), min(card.height - p.px(36), p.px(170)))
+        surf = qr_surface(join_url(base_url, book.join_code(sv.panel)), size)
+        gap = p.px(10)
+        sides = [surf.get_rect(midleft=(card.right + gap, card.centery - gap)),
+                 surf.get_rect(midright=(card.left - gap, card.centery - gap))]
+        inside = surf.get_rect(bottomright=(card.right - gap, card.bottom - gap))
+        others = [c for c in layout.cards if c is not card]
+        rect = next((r for r in sides
+                     if screen.contains(r.inflate(0, p.px(40))) and r.collidelist(others) < 0
+                     and r.inflate(gap, p.px(40)).collidelist(placed) < 0), inside)
+        placed.append(rect)
         surface.blit(surf, rect)
-        label = "phone in" if panel in joined else f"phone: panel {panel}"
-        p.text(label, 24, (255, 255, 255), (rect.centerx, rect.bottom + p.px(16)), shadow=False)
+        label = "phone in" if sv.panel in joined else f"phone: panel {sv.panel}"
+        p.text(label, 24, (255, 255, 255), (rect.centerx, rect.bottom + p.px(16)), shadow=False, role="aside")
+    return placed
