@@ -91,7 +91,7 @@ def test_play_command_starts_in_simulation_mode_headless_beside_an_unfinished_ga
         journal.start_game({"event": "setup", "game": "throw-throw-burrito", "seats": 3})
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     done = subprocess.run([sys.executable, "-m", "game", "play", "--sim", "--headless", "--journal", str(db),
-                           "--max-frames", "30"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+                           "--max-frames", "30", "--no-web"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 0, done.stderr[-1500:]
 
 

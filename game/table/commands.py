@@ -59,6 +59,14 @@ def add_play(subparsers: Any) -> None:
                       help="house settings JSON (default ~/.config/burrito-table/settings.json; the table menu writes it)")
     play.add_argument("--shutdown-command", default="", metavar="CMD",
                       help="run when the table menu's shut down is chosen (kiosk: 'sudo -n /usr/bin/systemctl poweroff')")
+    play.add_argument("--no-web", action="store_true", help="no phone companion (it is on by default)")
+    play.add_argument("--web-port", type=int, default=8080, metavar="N",
+                      help="the phone companion's port (default 8080; 0 picks a free one)")
+    play.add_argument("--web-host", default="0.0.0.0", metavar="ADDR",
+                      help="the address it listens on (default 0.0.0.0: the local network)")
+    play.add_argument("--web-pin", metavar="DIGITS",
+                      help="operator PIN, 4-12 digits (default $BURRITO_WEB_PIN, else a new one printed at start)")
+    play.add_argument("--web-url", metavar="URL", help="the address phones use, for the QR codes (default: found)")
     play.add_argument("--max-frames", type=int, default=0, help=argparse.SUPPRESS)
     add_broker_args(play)
     play.set_defaults(func=cmd_play)

@@ -103,6 +103,10 @@ class TableApp:
 
         #: names, how-to-play, learning hints, attract mode, house settings, device warnings
         self.host = PartyHost(self, settings, settings_file, idle_s)
+        #: the phone companion's ``game.web.bridge.TableBridge`` (its input queue, its snapshots), or None
+        self.web: Any = None
+        #: host time the operator paused the game: nothing is written and the game's clock stands still
+        self.paused_at: float | None = None
 
     # -- game start ---------------------------------------------------------------------------------
 
@@ -201,6 +205,7 @@ class TableApp:
     def open_lobby(self) -> None:
         """Back to the lobby (at start, or after a restart), offering the newest unfinished game."""
         self.live = None
+        self.paused_at = None
         self.buffer.clear()
         self.presenter = self.mode.presenter(self.presenter.pace)
         resume = None
@@ -215,6 +220,16 @@ class TableApp:
         self.host.apply()
         self.host.prepare_phrases()
 
+    def pause(self, now: float) -> None:
+        if self.paused_at is None and self.live is not None:
+            self.paused_at = now
+
+    def unpause(self, now: float) -> None:
+        """Table time goes on from where it stood: ``t0`` moves on by the length of the pause."""
+        if self.paused_at is not None:
+            self.t0 += now - self.paused_at
+            self.paused_at = None
+
     def abandon(self) -> None:
         """Restart: the game in progress is closed in the journal (kept for replay) and the lobby opens."""
         if self.live is not None:
@@ -223,6 +238,9 @@ class TableApp:
 
     def seat_event(self, ev: SeatEvent) -> None:
         self.last_seen_edge = ev.t
+        if self.paused_at is not None and self.lobby is None and not self.menu_open:
+            self.mapper.track(ev)  # paused: presses are not moves (the menu chord still works)
+            return
         if self.lobby is not None and not self.menu_open:
             self.mapper.track(ev)  # the menu chord works in the lobby too (shut down without a keyboard)
             if ev.action == "press":
@@ -298,8 +316,12 @@ class TableApp:
             self.error = f"{type(exc).__name__}: {exc}"
             self.error_detail = traceback.format_exc(limit=6)
             log.error("failsafe: %s\n%s", self.error, self.error_detail)
+        if self.web is not None:
+            self.web.publish(self, now)  # never raises: a snapshot fault is the companion's, not the table's
 
     def _step(self, now: float) -> None:
+        if self.web is not None:
+            self.web.pump(self, now)  # phones' taps and moves, from the companion's queue
         for ev in self.panels.source.poll(now):
             self.seat_event(ev)
         for _panel in self.mapper.combos(now):
@@ -323,7 +345,7 @@ class TableApp:
                 self.seatmap = sorted(lobby.joined)
                 self.mapper = self.mode.mapper(self.seatmap)
                 self.start(self.host.setup(lobby.setup(), self.seatmap))
-        if self.error is not None or self.live is None:
+        if self.error is not None or self.live is None or self.paused_at is not None:
             return
         if self.referee is not None:
             for item in self.referee.poll(now):
@@ -456,6 +478,10 @@ class TableApp:
             return v
         if self.menu_open and self.host.menu_page == "settings":
             self.host.settings_view(v)
+            return v
+        if self.paused_at is not None and not self.menu_open:
+            v.screen, v.title, v.big = "failsafe", "THE OPERATOR PAUSED THE GAME", "PAUSED"
+            v.sub, v.hint = "the game's clock stands still", "resume from the operator page"
             return v
         if self.menu_open:
             v.screen, v.title = "menu", "TABLE MENU"

@@ -164,6 +164,23 @@ class GameMode:
     def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
         raise NotImplementedError(f"{self.title} has no demo players")
 
+    # -- the phone companion (``game.web``): what a seat's phone shows, and the moves a phone may send ----------
+
+    def phone_view(self, app: Any, seat: int, card: SeatView, now: float) -> dict[str, Any]:
+        """What ``seat``'s phone shows of the game, only what that seat may know (``card`` is its scoreboard card).
+        Default: its points and bruises, and whether it fights in the battle on now (``battle_context``)."""
+        _open, fighters = self.battle_context(app.state)
+        return {"score": {"points": card.points, "bruises": card.bruises, "in_battle": seat in fighters}}
+
+    def phone_public(self, app: Any) -> dict[str, Any]:
+        """What every page (spectators too) may show of the game beyond the scoreboard. Default: nothing."""
+        return {}
+
+    def phone_move(self, app: Any, seat: int, move: dict[str, Any], t: float) -> str | None:
+        """A move ``seat``'s phone sent at host time ``t``: put it in ``app.buffer`` if it is one of that seat's
+        legal moves now and return None; else return why not (shown on that phone only)."""
+        return f"{self.title} takes moves from the seat buttons only"
+
     def table_choices(self) -> dict[str, Any]:
         """The lobby's choices the setup line does not carry, journaled so a resume restores them."""
         return {}

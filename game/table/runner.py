@@ -335,6 +335,11 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
         for problem in exc.problems:
             print(f"burrito-table: {problem}", file=sys.stderr)
         return 2
+    web = not getattr(args, "no_web", True)
+    if web:
+        from game.web.run import check_args
+
+        check_args(args.web_port, args.web_pin)  # bad input: exit 2 before anything is opened
     port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
     sim = args.sim
     if not sim:
@@ -405,6 +410,12 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
     from game.venue.hook import attach_publisher
 
     publisher = attach_publisher(app, args, host)  # None without --broker
+    companion = None
+    if web:
+        from game.web.run import start_companion
+
+        companion = start_companion(app, host=args.web_host, port=args.web_port, pin=args.web_pin,
+                                    journal_path=str(journal_path), public_url=args.web_url, out=out)
     controls = SimControls(app, rig, clock) if rig is not None else None
     screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
     status = 0
@@ -448,6 +459,8 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
             if controls is not None and not view.hint and app.live is not None:
                 view.hint = controls.hint()
             draw(screen, view)
+            if companion is not None and view.screen == "lobby":
+                companion.draw_lobby(screen, view)
             if not headless:
                 pygame.display.flip()
             for req in app.requests:
@@ -469,6 +482,8 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
     finally:
         if publisher is not None:
             publisher.stop()
+        if companion is not None:
+            companion.stop()
         if rig is not None:
             rig.close()
         else:

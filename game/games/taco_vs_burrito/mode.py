@@ -219,5 +219,22 @@ class TacoVsBurrito(GameMode):
             if tv.hint and not v.hint:
                 v.hint = tv.hint
 
+    # -- the phone companion ----------------------------------------------------------------------------
+
+    def phone_view(self, app: Any, seat: int, card: SeatView, now: float) -> dict[str, Any]:
+        from game.games.taco_vs_burrito.phone import phone_view
+
+        return phone_view(app, seat, now)
+
+    def phone_public(self, app: Any) -> dict[str, Any]:
+        from game.games.taco_vs_burrito.phone import phone_public
+
+        return phone_public(app)
+
+    def phone_move(self, app: Any, seat: int, move: dict[str, Any], t: float) -> str | None:
+        from game.games.taco_vs_burrito.phone import phone_move
+
+        return phone_move(app, seat, move, t)
+
 
 GAME = TacoVsBurrito()

@@ -337,6 +337,16 @@ class ZombieBurrito(GameMode):
         elif any(battle.revives_left[t] for t in zb.TEAMS):
             v.hint = "DUEL: spend a revive  (BRAWL <  WAR >  pick, SET confirms)"
 
+    def phone_view(self, app: Any, seat: int, card: SeatView, now: float) -> dict[str, Any]:
+        from game.games.zombie_burrito.phone import phone_view
+
+        return {**super().phone_view(app, seat, card, now), **phone_view(app, seat)}
+
+    def phone_public(self, app: Any) -> dict[str, Any]:
+        from game.games.zombie_burrito.phone import phone_public
+
+        return phone_public(app)
+
 
 def battle_view(st: Any, mapper: Any) -> dict[str, Any]:
     """Everything the setup and fight screens show about the battle on."""
