@@ -288,7 +288,7 @@ class _Motion:
 
     def pickup(self) -> None:
         """A hand lifts it off the table (minimum-jerk, 0.4-0.9 s, 15-35 cm up) while turning it 15-80 degrees."""
-        self.event("pickup")
+        self.event("pickup", info={"pre_rest_s": self.t})
         dur = self.rng.uniform(0.4, 0.9)
         n = self.n(dur)
         tau = self.local(n) / dur
@@ -657,7 +657,8 @@ def _build_burrito(rng: np.random.Generator, scenario: str) -> _Motion:
     m = _burrito_start(rng)
     mass = rng.uniform(0.15, 0.25)
     m.event("rest", optional=True)  # lying still from the start: a rest report there is neither right nor wrong
-    m.rest(rng.uniform(1.0, 2.0), knocks=int(rng.random() < 0.3))
+    # 1-4 s still first: a live device has rested for long, but a recording's ring starts 1 s before its event
+    m.rest(rng.uniform(1.0, 4.0), knocks=int(rng.random() < 0.3))
     if scenario == "rest_knocks":
         m.rest(rng.uniform(3.0, 6.0), knocks=int(rng.integers(1, 5)))
         return m
