@@ -230,15 +230,10 @@ def cell_line(key: tuple[str, int, str], cs: CellStats) -> str:
 
 
 def cell_f1(cs: CellStats) -> float:
-    """The cell's worst per-kind F1 (a kind with only false alarms scores 0), and phantoms count as failures."""
-    vals = []
-    for ks in cs.kinds.values():
-        if ks.tp + ks.fp + ks.fn:
-            f = ks.f1()
-            vals.append(0.0 if f is None else f)
-    if cs.settles:
-        vals.append(max(0.0, 1 - cs.phantom_pickups / cs.settles))
-    return min(vals) if vals else 1.0
+    """The cell's micro F1 over its scored kinds: 2 TP / (2 TP + FP + FN); 1.0 for a cell with nothing to find."""
+    tp = sum(ks.tp for ks in cs.kinds.values())
+    bad = sum(ks.fp + ks.fn for ks in cs.kinds.values())
+    return 2 * tp / (2 * tp + bad) if tp + bad else 1.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -355,8 +350,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {k} | {ks.fn} | {len(xs)} | {_fmt_ms(pct(xs, 0.5))} | {rng_txt} |")
     for title, pred in (("burrito", lambda k: not k[0].startswith("badge")), ("badge", lambda k: k[0].startswith("badge"))):
         worst = sorted((cell_f1(cs), key) for key, cs in stats.items() if cs.traces and pred(key))[:8]
-        print(f"\n## Worst {title} cells (lowest per-kind F1 in the cell)")
-        print("| scenario | Hz | noise | worst F1 | figures |\n|---|---|---|---|---|")
+        print(f"\n## Worst {title} cells (lowest micro F1 over the kinds scored in the cell)")
+        print("| scenario | Hz | noise | F1 | figures |\n|---|---|---|---|---|")
         for f1, key in worst:
             print(f"| {key[0]} | {key[1]} | {key[2]} | {f1:.2f} | {cell_line(key, stats[key]).split('| ', 5)[-1]}")
     if args.json:
