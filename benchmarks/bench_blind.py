@@ -223,7 +223,8 @@ def cell_line(key: tuple[str, int, str], cs: CellStats) -> str:
         if ks.tp + ks.fp + ks.fn == 0:
             continue
         abs_err = [abs(e) for e in ks.errors_ms]
-        parts.append(f"{k} {ks.tp}/{ks.fp}/{ks.fn} {_fmt_ms(pct(abs_err, 0.5))}ms")
+        timing = f" {_fmt_ms(pct(abs_err, 0.5))}/{_fmt_ms(pct(abs_err, 0.95))}ms" if abs_err else ""
+        parts.append(f"{k} P{_fmt(ks.precision(), 2)} R{_fmt(ks.recall(), 2)} ({ks.tp}/{ks.fp}/{ks.fn}){timing}")
     if cs.settles:
         parts.append(f"phantom {cs.phantom_pickups}/{cs.settles}")
     return f"| {key[0]} | {key[1]} | {key[2]} | {cs.traces} | {'; '.join(parts) or 'no events, no detections'} |"
@@ -300,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
           f"detector {t_detect:.1f} s ({n_samples / max(t_detect, 1e-9):,.0f} samples/s); seed {args.seed}")
     print("tolerances: " + ", ".join(f"{k} {lo * 1e3:+.0f}..{hi * 1e3:+.0f} ms" for k, (lo, hi) in TOLERANCE_S.items()))
 
-    print("\n## Per cell (TP/FP/FN per kind, median |onset error|; phantom pickups / settles)")
+    print("\n## Per cell (per kind: precision, recall (TP/FP/FN), |onset error| p50/p95; phantom pickups / settles)")
     print("| scenario | Hz | noise | traces | figures |\n|---|---|---|---|---|")
     for key in cells:
         print(cell_line(key, stats[key]))
