@@ -175,3 +175,26 @@ def test_written_trace_reads_back_through_the_detect_cli_reader(tmp_path: Path) 
     assert side["kind"] == "burrito"
     assert [e["kind"] for e in side["events"]] == ["pickup", "launch", "catch"]
     assert all(e["source"] == "confirmed" for e in side["events"])
+
+
+def test_scorer_matches_within_tolerance_one_to_one_and_optional_labels_absorb() -> None:
+    """The benchmark's matcher: +-50 ms for contacts, nearest first, one report per label, optional labels neutral."""
+    import bench_blind
+    from blind_sim import Label, Trace
+
+    labels = [Label("pickup", 1.0), Label("launch", 2.0), Label("impact", 2.5), Label("impact", 4.0, optional=True),
+              Label("rest", 5.0, early=0.6)]
+    tr = Trace("t", "burrito", 833.0, np.array([0, 6_000_000], dtype=np.int64), np.zeros((2, 3)), labels,
+               settle=[(2.5, 5.0)])
+    dets = [(1_100_000, "pickup", 1.0), (2_040_000, "launch", 5.0), (2_060_000, "launch", 5.0),
+            (2_560_000, "impact", 9.0), (4_010_000, "impact", 3.0), (4_500_000, "rest", 1.0),
+            (5_500_000, "pickup", 1.0), (3_000_000, "bounce", 2.0)]
+    st = bench_blind.score(tr, dets)
+    k = st.kinds
+    assert (k["pickup"].tp, k["pickup"].fp, k["pickup"].fn) == (1, 1, 0)
+    assert (k["launch"].tp, k["launch"].fp, k["launch"].fn) == (1, 1, 0)
+    assert k["launch"].errors_ms == [pytest.approx(40.0)]
+    assert (k["impact"].tp, k["impact"].fp, k["impact"].fn) == (0, 1, 1)  # 60 ms late is outside +-50 ms
+    assert (k["rest"].tp, k["rest"].fn) == (1, 0)  # 0.5 s early, but the settling was quiet 0.6 s before
+    assert st.phantom_pickups == 1 and st.settles == 1
+    assert st.other == {"bounce": 1}
