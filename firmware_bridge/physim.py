@@ -2,8 +2,8 @@
 
 `firmware_bridge.traces` strings hand-drawn force segments together (half-sine pulses, scripted flight levels). This
 module does not draw the force: it integrates a point mass with an orientation (unit quaternion) under gravity,
-quadratic drag, a hand that is a spring-damper chasing a target path, and contacts that are Kelvin-Voigt spring-dampers
-against a surface. What the accelerometer reads is then *derived*: specific force (all non-gravity forces over mass)
+quadratic drag, a hand that is a spring-damper chasing a target path, and contacts that are Hunt-Crossley spring-dampers
+against a surface (force zero at first touch). What the accelerometer reads is then *derived*: specific force (all non-gravity forces over mass)
 rotated into the body frame, plus the spin terms at a sensor mounted off the centre of mass. The sensor model is also
 different: it integrates at 5 kHz and low-pass filters to the output data rate (the part's digital filter), adds
 white noise at a chosen level, a slowly drifting bias, cross-axis coupling, quantisation and clipping, and stamps
@@ -417,11 +417,13 @@ class _World:
 
     def contact(self, normal: Vec, rise_s: float, restitution: float, kind: str | None, peak_g: float,
                 until_stopped: bool = False) -> Vec:
-        """Kelvin-Voigt contact against a surface met now with outward normal `normal`; returns the peak (g).
+        """Hunt-Crossley contact against a surface met now with outward normal `normal`; returns the last force.
 
-        Stiffness sets the rise time (quarter period of the contact's oscillation); the damper gives the force a
-        step at first touch proportional to the closing speed (a foam's or palm's viscous response), so a slow
-        contact starts at a small but real force and climbs.
+        Stiffness sets the rise time (quarter period of the contact's oscillation). The damping force grows with
+        the compression (F = k d (1 + lam d')), as in foam and flesh, so the force is zero at first touch and
+        climbs over the rise time. A Kelvin-Voigt damper (c d') would instead jump to c v at touch: with the
+        restitutions used here that step is 0.6-1.4x the whole peak, so a "150 ms" contact would really be a step.
+        lam follows Lankarani and Nikravesh (1990): 3 (1 - e^2) / (4 v_in).
         """
         b = self.b
         n = _v_dir(normal)
@@ -431,8 +433,8 @@ class _World:
         vin = -_v_dot(b.v, n)
         want = peak_g * G / wn
         b.v = _v_add(b.v, _v_scale(n, vin - want))
-        zeta = min(0.9, max(0.05, -math.log(max(restitution, 0.01)) / math.sqrt(math.pi ** 2 + math.log(max(restitution, 0.01)) ** 2)))
-        c = 2 * zeta * wn
+        e = min(0.95, max(restitution, 0.01))
+        lam = 3.0 * (1.0 - e * e) / (4.0 * max(want, 0.05))
         surf = b.p
         if kind:
             b.mark(kind)
@@ -445,7 +447,7 @@ class _World:
                 break
             if until_stopped and ddot <= 0.0 and peak > 0.0:
                 break  # a hand: it has stopped the burrito and now holds it (the caller blends its grip in)
-            fmag = max(0.0, k * max(delta, 0.0) + c * ddot)
+            fmag = max(0.0, k * max(delta, 0.0) * (1.0 + lam * ddot))
             if fmag <= 0.0 and peak > 0.0:
                 break  # the damper pulls no more: the surface lets go (it cannot pull the body back)
             peak = max(peak, fmag / G)
