@@ -468,13 +468,17 @@ class _World:
         self.anchor = b.p
         vel = b.v
         n = int(0.15 * SIM_HZ)
-        m = int(0.05 * SIM_HZ)
+        m = int(0.01 * SIM_HZ)
         for i in range(n):
             vel = _v_scale(vel, 1.0 - 1.0 / (n - i + 1))
             self.anchor = _v_add(self.anchor, _v_scale(vel, SIM_DT))
             b.w = _v_scale(b.w, 0.99)
-            u = min(1.0, (i + 1) / m)  # the palm's push hands over to the grip over 50 ms
-            f = _v_add(_v_scale(last, 1.0 - u), self.hand.force(b, self.anchor, vel, u))
+            # the palm is part of the hand that now holds it: the grip holds from the stop, and the compressed
+            # palm's extra push unloads over 10 ms (restitution 0.05 gives back almost nothing). Fading the full
+            # stopping force over 50 ms against a grip still closing threw the stopped burrito back out at ~3 g and
+            # the grip then yanked it in again: a second, reversed pulse no palm makes.
+            u = min(1.0, (i + 1) / m)
+            f = _v_add(_v_scale(last, 1.0 - u), self.hand.force(b, self.anchor, vel, 1.0))
             b.step(f)
         self.hold(self.rng.uniform(0.8, 1.5))
 
