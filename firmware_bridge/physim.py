@@ -190,6 +190,8 @@ class _Hand:
             self.sway.append((_rand_dir(rng), x, f, rng.uniform(0, 6.3)))
         self.spin_amp = rng.uniform(0.2, 1.0) if handling != "pump" else rng.uniform(1.0, 4.0)
         self.ref: tuple[float, Vec, Vec] | None = None
+        self.sway_gain = 1.0  # the player calms the sway to set it down (put_down fades it out)
+        self.sway_rate = 0.0  # d(sway_gain)/dt, 1/s
 
     def grab(self, t: float) -> None:
         """Start from where the hand is now: the sway fades in smoothly over 0.5 s instead of jumping."""
@@ -205,6 +207,8 @@ class _Hand:
             de = 0.5 * math.pi * math.sin(math.pi * u) / 0.5 if u < 1.0 else 0.0
             v = _v_add(_v_scale(v, e), _v_scale(p, de))
             p = _v_scale(p, e)
+        v = _v_add(_v_scale(v, self.sway_gain), _v_scale(p, self.sway_rate))
+        p = _v_scale(p, self.sway_gain)
         return p, v
 
     def _sway(self, t: float) -> tuple[Vec, Vec]:
@@ -331,7 +335,13 @@ class _World:
             s = 0.5 - 0.5 * math.cos(math.pi * k)
             tgt = _v_add(start, (0.0, 0.0, -drop * s))
             tv = (0.0, 0.0, -drop * 0.5 * math.pi * math.sin(math.pi * k) / dur)
+            # setting it down, the hand stops swinging it: the sway fades out with the lowering, so it reaches the
+            # table at rest in the hand (a table that stopped a body still swinging at up to 1.5 m/s would be an
+            # impact, yet the table below takes the weight with no contact force at all)
+            self.hand.sway_gain = 1.0 - s
+            self.hand.sway_rate = -0.5 * math.pi * math.sin(math.pi * k) / dur
             self.b.step(self.hand.force(self.b, tgt, tv))
+        self.hand.sway_gain, self.hand.sway_rate = 0.0, 0.0
         # on the table: the table takes the weight as the fingers open over 50-150 ms (no jolt: it is already there)
         m = int(r.uniform(0.05, 0.15) * SIM_HZ)
         for i in range(m):
