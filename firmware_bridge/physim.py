@@ -467,29 +467,39 @@ class _World:
         return last
 
     def catch(self, rise_s: float) -> None:
-        """The hand meets it (a contact), then grips and brakes it to a hold."""
+        """The hand meets it, stops it with one smooth push as the arm gives, then holds it.
+
+        The palm's push is a bump: zero at first touch, rising over rise_s to its peak and falling back to zero as
+        the burrito comes to rest in the hand (2 rise_s in all), while the grip takes over the weight. A palm
+        contact run to full compression instead leaves its peak force acting on a burrito that has already stopped:
+        it is then thrown back out of the hand, or the force must vanish in a step, neither of which a catch does.
+        """
         b = self.b
         # a palm is never a hard surface: its flesh and the giving arm make a catch rise over >= 15 ms, at <= 5 g
         rise_s = max(rise_s, 0.015)
         peak = self.rng.uniform(2.0, 5.0) if rise_s <= 0.05 else self.rng.uniform(1.3, 4.0)
-        last = self.contact(_v_scale(b.v, -1.0), rise_s, 0.05, "catch", peak, until_stopped=True)
+        dur = 2.0 * rise_s
+        d = _v_dir(b.v)
+        v0 = peak * G * 2.0 * dur / math.pi  # the speed one half-sine push of this peak and length takes away
+        b.v = _v_scale(d, v0)
         self.hand = _Hand(self.rng, "still" if self.cond.handling == "still" else "normal")
+        b.mark("catch")
+        n = int(dur * SIM_HZ)
+        for i in range(n):
+            ph = math.pi * (i + 0.5) / n
+            push = _v_scale(d, -peak * G * math.sin(ph))
+            grip = 0.5 - 0.5 * math.cos(ph)
+            b.w = _v_scale(b.w, 0.999)
+            b.step(_v_add(push, _v_scale(_v_add((0.0, 0.0, G), self.hand.tremor(b.t)), grip)))
         self.hand.grab(b.t)
         self.anchor = b.p
-        vel = b.v
+        vel = b.v  # what gravity added before the grip had the weight: the arm brakes it
         n = int(0.15 * SIM_HZ)
-        m = int(0.01 * SIM_HZ)
         for i in range(n):
             vel = _v_scale(vel, 1.0 - 1.0 / (n - i + 1))
             self.anchor = _v_add(self.anchor, _v_scale(vel, SIM_DT))
             b.w = _v_scale(b.w, 0.99)
-            # the palm is part of the hand that now holds it: the grip holds from the stop, and the compressed
-            # palm's extra push unloads over 10 ms (restitution 0.05 gives back almost nothing). Fading the full
-            # stopping force over 50 ms against a grip still closing threw the stopped burrito back out at ~3 g and
-            # the grip then yanked it in again: a second, reversed pulse no palm makes.
-            u = min(1.0, (i + 1) / m)
-            f = _v_add(_v_scale(last, 1.0 - u), self.hand.force(b, self.anchor, vel, 1.0))
-            b.step(f)
+            b.step(self.hand.force(b, self.anchor, vel))
         self.hold(self.rng.uniform(0.8, 1.5))
 
     def fall_to_floor(self, max_s: float) -> None:
