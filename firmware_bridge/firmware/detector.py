@@ -334,7 +334,12 @@ class Detector:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
             still = self._last_t is not None and self._still_for(self._last_t) >= self.still_t
-            self._decide(self._supported() and not self._hard and not still, out)
+            lk = self._look
+            if lk is not None and lk[1] > 0 and lk[6] > 0 and not self._hard:
+                # the recording ended during the look: judge on what it saw (both halves have begun)
+                self._decide(self._look_verdict(lk) == 2, out)
+            else:
+                self._decide(self._supported() and not self._hard and not still, out)
         return out
 
     # ------------------------------------------------------------- helpers
@@ -942,6 +947,11 @@ class Detector:
         if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
             return 0
         self._look = None
+        return self._look_verdict(lk)
+
+    def _look_verdict(self, lk):
+        # type: (list) -> int
+        """1 = lying still, 2 = held, from a look's two halves (see _look_step)."""
         na = lk[1]
         nb = lk[6]
         pa = lk[5] / na
