@@ -493,10 +493,10 @@ class _World:
             b.step(_v_add(push, _v_scale(_v_add((0.0, 0.0, G), self.hand.tremor(b.t)), grip)))
         self.hand.grab(b.t)
         self.anchor = b.p
-        vel = b.v  # what gravity added before the grip had the weight: the arm brakes it
+        v_end = b.v  # what gravity added before the grip had the weight: the arm brakes it, smoothly
         n = int(0.15 * SIM_HZ)
         for i in range(n):
-            vel = _v_scale(vel, 1.0 - 1.0 / (n - i + 1))
+            vel = _v_scale(v_end, 0.5 + 0.5 * math.cos(math.pi * (i + 1) / n))
             self.anchor = _v_add(self.anchor, _v_scale(vel, SIM_DT))
             b.w = _v_scale(b.w, 0.99)
             b.step(self.hand.force(b, self.anchor, vel))
