@@ -1,6 +1,6 @@
 """Detector rules checked on the second, independent simulator (firmware_bridge.physim) and on real recordings.
 
-physim integrates a body under forces (hand spring, Kelvin-Voigt contacts, drag, spin) and models the sensor
+physim integrates a body under forces (hand spring, Hunt-Crossley contacts, drag, spin) and models the sensor
 differently from firmware_bridge.traces, so these rules are not tested on the simulator the thresholds came from.
 """
 

@@ -20,7 +20,9 @@
 # Algorithm (burrito), in one paragraph per state:
 #  REST     still: vector variance under 3x the noise's (and >= 20 mg std),
 #           |a| within 0.12 g of 1 g, no tremor, for 250 ms.
-#  MOVING   left rest (or the trace began here).  "pickup" needs the hand to
+#  MOVING   left rest (a sample 5 noise sigmas off the rest vector, or the
+#           60 ms mean 6 of its own sigmas), or the trace began here.
+#           "pickup" needs the hand to
 #           move it: the slowly filtered vector (200 ms) stays 0.05 g from
 #           the rest vector for 150 ms with a hand's tremor seen for 400 ms,
 #           or 0.15 g away for 350 ms, or away for 600 ms; a windup also
@@ -34,16 +36,21 @@
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
 #           the measured flight level.  A plain drop (|a| < 0.35 g and level
-#           within 0.2 g for 150 ms) is also a launch.
+#           within 0.2 g for 150 ms) is also a launch, even straight out of
+#           rest (a resting body cannot fall unless a still hand held it).
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
 #           smooth, contacts are jerks), or a CUSUM change-point on the jerk
 #           above the flight's own (a slow, soft contact).  The contact's
 #           first sample is where the residual run began or the CUSUM last
-#           left zero, so a force rising over 150 ms is stamped at first touch.
+#           left zero, then refined by fitting the early, straight part of
+#           the rise and extrapolating it back to zero force (at most 8 ms):
+#           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
 #           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms) or
-#           lying still means "impact"; being held (sustained tremor while
+#           lying still means "impact" -- still for 250 ms, then a 0.4 s look
+#           in two halves finds neither a hand's sustained tremor nor its slow
+#           sway (long averages, against the measured noise); being held (sustained tremor while
 #           supported for 200 ms, or moved away for 300 ms) with only soft
 #           pulses means "catch" (a juggle counts).  A ring that dies away
 #           after a landing is not a hand.  Both are stamped at the first
