@@ -2,8 +2,8 @@
 
 `firmware_bridge.traces` strings hand-drawn force segments together (half-sine pulses, scripted flight levels). This
 module does not draw the force: it integrates a point mass with an orientation (unit quaternion) under gravity,
-quadratic drag, a hand that is a spring-damper chasing a target path, and contacts that are Kelvin-Voigt spring-dampers
-against a surface. What the accelerometer reads is then *derived*: specific force (all non-gravity forces over mass)
+quadratic drag, a hand that is a spring-damper chasing a target path, and contacts that are Hunt-Crossley spring-dampers
+against a surface (force zero at first touch). What the accelerometer reads is then *derived*: specific force (all non-gravity forces over mass)
 rotated into the body frame, plus the spin terms at a sensor mounted off the centre of mass. The sensor model is also
 different: it integrates at 5 kHz and low-pass filters to the output data rate (the part's digital filter), adds
 white noise at a chosen level, a slowly drifting bias, cross-axis coupling, quantisation and clipping, and stamps
@@ -190,6 +190,8 @@ class _Hand:
             self.sway.append((_rand_dir(rng), x, f, rng.uniform(0, 6.3)))
         self.spin_amp = rng.uniform(0.2, 1.0) if handling != "pump" else rng.uniform(1.0, 4.0)
         self.ref: tuple[float, Vec, Vec] | None = None
+        self.sway_gain = 1.0  # the player calms the sway to set it down (put_down fades it out)
+        self.sway_rate = 0.0  # d(sway_gain)/dt, 1/s
 
     def grab(self, t: float) -> None:
         """Start from where the hand is now: the sway fades in smoothly over 0.5 s instead of jumping."""
@@ -205,6 +207,8 @@ class _Hand:
             de = 0.5 * math.pi * math.sin(math.pi * u) / 0.5 if u < 1.0 else 0.0
             v = _v_add(_v_scale(v, e), _v_scale(p, de))
             p = _v_scale(p, e)
+        v = _v_add(_v_scale(v, self.sway_gain), _v_scale(p, self.sway_rate))
+        p = _v_scale(p, self.sway_gain)
         return p, v
 
     def _sway(self, t: float) -> tuple[Vec, Vec]:
@@ -331,7 +335,13 @@ class _World:
             s = 0.5 - 0.5 * math.cos(math.pi * k)
             tgt = _v_add(start, (0.0, 0.0, -drop * s))
             tv = (0.0, 0.0, -drop * 0.5 * math.pi * math.sin(math.pi * k) / dur)
+            # setting it down, the hand stops swinging it: the sway fades out with the lowering, so it reaches the
+            # table at rest in the hand (a table that stopped a body still swinging at up to 1.5 m/s would be an
+            # impact, yet the table below takes the weight with no contact force at all)
+            self.hand.sway_gain = 1.0 - s
+            self.hand.sway_rate = -0.5 * math.pi * math.sin(math.pi * k) / dur
             self.b.step(self.hand.force(self.b, tgt, tv))
+        self.hand.sway_gain, self.hand.sway_rate = 0.0, 0.0
         # on the table: the table takes the weight as the fingers open over 50-150 ms (no jolt: it is already there)
         m = int(r.uniform(0.05, 0.15) * SIM_HZ)
         for i in range(m):
@@ -417,11 +427,13 @@ class _World:
 
     def contact(self, normal: Vec, rise_s: float, restitution: float, kind: str | None, peak_g: float,
                 until_stopped: bool = False) -> Vec:
-        """Kelvin-Voigt contact against a surface met now with outward normal `normal`; returns the peak (g).
+        """Hunt-Crossley contact against a surface met now with outward normal `normal`; returns the last force.
 
-        Stiffness sets the rise time (quarter period of the contact's oscillation); the damper gives the force a
-        step at first touch proportional to the closing speed (a foam's or palm's viscous response), so a slow
-        contact starts at a small but real force and climbs.
+        Stiffness sets the rise time (quarter period of the contact's oscillation). The damping force grows with
+        the compression (F = k d (1 + lam d')), as in foam and flesh, so the force is zero at first touch and
+        climbs over the rise time. A Kelvin-Voigt damper (c d') would instead jump to c v at touch: with the
+        restitutions used here that step is 0.6-1.4x the whole peak, so a "150 ms" contact would really be a step.
+        lam follows Lankarani and Nikravesh (1990): 3 (1 - e^2) / (4 v_in).
         """
         b = self.b
         n = _v_dir(normal)
@@ -431,8 +443,8 @@ class _World:
         vin = -_v_dot(b.v, n)
         want = peak_g * G / wn
         b.v = _v_add(b.v, _v_scale(n, vin - want))
-        zeta = min(0.9, max(0.05, -math.log(max(restitution, 0.01)) / math.sqrt(math.pi ** 2 + math.log(max(restitution, 0.01)) ** 2)))
-        c = 2 * zeta * wn
+        e = min(0.95, max(restitution, 0.01))
+        lam = 3.0 * (1.0 - e * e) / (4.0 * max(want, 0.05))
         surf = b.p
         if kind:
             b.mark(kind)
@@ -445,7 +457,7 @@ class _World:
                 break
             if until_stopped and ddot <= 0.0 and peak > 0.0:
                 break  # a hand: it has stopped the burrito and now holds it (the caller blends its grip in)
-            fmag = max(0.0, k * max(delta, 0.0) + c * ddot)
+            fmag = max(0.0, k * max(delta, 0.0) * (1.0 + lam * ddot))
             if fmag <= 0.0 and peak > 0.0:
                 break  # the damper pulls no more: the surface lets go (it cannot pull the body back)
             peak = max(peak, fmag / G)
@@ -455,25 +467,39 @@ class _World:
         return last
 
     def catch(self, rise_s: float) -> None:
-        """The hand meets it (a contact), then grips and brakes it to a hold."""
+        """The hand meets it, stops it with one smooth push as the arm gives, then holds it.
+
+        The palm's push is a bump: zero at first touch, rising over rise_s to its peak and falling back to zero as
+        the burrito comes to rest in the hand (2 rise_s in all), while the grip takes over the weight. A palm
+        contact run to full compression instead leaves its peak force acting on a burrito that has already stopped:
+        it is then thrown back out of the hand, or the force must vanish in a step, neither of which a catch does.
+        """
         b = self.b
         # a palm is never a hard surface: its flesh and the giving arm make a catch rise over >= 15 ms, at <= 5 g
         rise_s = max(rise_s, 0.015)
         peak = self.rng.uniform(2.0, 5.0) if rise_s <= 0.05 else self.rng.uniform(1.3, 4.0)
-        last = self.contact(_v_scale(b.v, -1.0), rise_s, 0.05, "catch", peak, until_stopped=True)
+        dur = 2.0 * rise_s
+        d = _v_dir(b.v)
+        v0 = peak * G * 2.0 * dur / math.pi  # the speed one half-sine push of this peak and length takes away
+        b.v = _v_scale(d, v0)
         self.hand = _Hand(self.rng, "still" if self.cond.handling == "still" else "normal")
+        b.mark("catch")
+        n = int(dur * SIM_HZ)
+        for i in range(n):
+            ph = math.pi * (i + 0.5) / n
+            push = _v_scale(d, -peak * G * math.sin(ph))
+            grip = 0.5 - 0.5 * math.cos(ph)
+            b.w = _v_scale(b.w, 0.999)
+            b.step(_v_add(push, _v_scale(_v_add((0.0, 0.0, G), self.hand.tremor(b.t)), grip)))
         self.hand.grab(b.t)
         self.anchor = b.p
-        vel = b.v
+        v_end = b.v  # what gravity added before the grip had the weight: the arm brakes it, smoothly
         n = int(0.15 * SIM_HZ)
-        m = int(0.05 * SIM_HZ)
         for i in range(n):
-            vel = _v_scale(vel, 1.0 - 1.0 / (n - i + 1))
+            vel = _v_scale(v_end, 0.5 + 0.5 * math.cos(math.pi * (i + 1) / n))
             self.anchor = _v_add(self.anchor, _v_scale(vel, SIM_DT))
             b.w = _v_scale(b.w, 0.99)
-            u = min(1.0, (i + 1) / m)  # the palm's push hands over to the grip over 50 ms
-            f = _v_add(_v_scale(last, 1.0 - u), self.hand.force(b, self.anchor, vel, u))
-            b.step(f)
+            b.step(self.hand.force(b, self.anchor, vel))
         self.hold(self.rng.uniform(0.8, 1.5))
 
     def fall_to_floor(self, max_s: float) -> None:

@@ -1,6 +1,6 @@
 """Detector rules checked on the second, independent simulator (firmware_bridge.physim) and on real recordings.
 
-physim integrates a body under forces (hand spring, Kelvin-Voigt contacts, drag, spin) and models the sensor
+physim integrates a body under forces (hand spring, Hunt-Crossley contacts, drag, spin) and models the sensor
 differently from firmware_bridge.traces, so these rules are not tested on the simulator the thresholds came from.
 """
 
@@ -78,3 +78,25 @@ def test_real_drops_launch_and_impact_found_and_no_pickup_while_settling() -> No
             tp, fn, fp = tp + c[k][0], fn + c[k][1], fp + c[k][2]
         settling += pickups_while_settling(rec, found)
     assert (fn, fp, settling) == (0, 0, 0) and tp == 74
+
+
+def test_catch_by_a_still_hand_is_a_catch_and_a_landing_still_an_impact() -> None:
+    """After a contact, 250 ms of quiet is not yet 'lying still': the 0.4 s look finds a still hand's tremor or sway
+    under a 15 mg, 200 Hz sensor (a catch), while a burrito that landed on the floor is still an impact."""
+    cond = physim.Condition(15.0, 200.0, 2.0, "still", "rocking")
+    for scenario, kind in (("throw_catch", "catch"), ("throw_impact", "impact")):
+        for seed in (2, 3, 4, 5):
+            tr = physim.make_trace(scenario, seed, cond)
+            m, missed, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+            assert kind in [k for k, _ in m], (scenario, seed, missed)
+
+
+def test_free_fall_straight_out_of_rest_is_a_launch() -> None:
+    """A burrito lying on a surface cannot fall unless a hand held it; a hand so still that a 15 mg, 200 Hz sensor
+    read it as rest still lets go into a level free fall, which is a launch (and its landing an impact)."""
+    cond = physim.Condition(15.0, 200.0, 150.0, "still", "rigid")
+    for seed in range(4):
+        tr = physim.make_trace("drop", seed, cond)
+        m, missed, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+        kinds = [k for k, _ in m]
+        assert "launch" in kinds and "impact" in kinds, (seed, missed)

@@ -20,7 +20,9 @@
 # Algorithm (burrito), in one paragraph per state:
 #  REST     still: vector variance under 3x the noise's (and >= 20 mg std),
 #           |a| within 0.12 g of 1 g, no tremor, for 250 ms.
-#  MOVING   left rest (or the trace began here).  "pickup" needs the hand to
+#  MOVING   left rest (a sample 5 noise sigmas off the rest vector, or the
+#           60 ms mean 6 of its own sigmas), or the trace began here.
+#           "pickup" needs the hand to
 #           move it: the slowly filtered vector (200 ms) stays 0.05 g from
 #           the rest vector for 150 ms with a hand's tremor seen for 400 ms,
 #           or 0.15 g away for 350 ms, or away for 600 ms; a windup also
@@ -34,16 +36,21 @@
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
 #           the measured flight level.  A plain drop (|a| < 0.35 g and level
-#           within 0.2 g for 150 ms) is also a launch.
+#           within 0.2 g for 150 ms) is also a launch, even straight out of
+#           rest (a resting body cannot fall unless a still hand held it).
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
 #           smooth, contacts are jerks), or a CUSUM change-point on the jerk
 #           above the flight's own (a slow, soft contact).  The contact's
 #           first sample is where the residual run began or the CUSUM last
-#           left zero, so a force rising over 150 ms is stamped at first touch.
+#           left zero, then refined by fitting the early, straight part of
+#           the rise and extrapolating it back to zero force (at most 8 ms):
+#           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
 #           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms) or
-#           lying still means "impact"; being held (sustained tremor while
+#           lying still means "impact" -- still for 250 ms, then a 0.4 s look
+#           in two halves finds neither a hand's sustained tremor nor its slow
+#           sway (long averages, against the measured noise); being held (sustained tremor while
 #           supported for 200 ms, or moved away for 300 ms) with only soft
 #           pulses means "catch" (a juggle counts).  A ring that dies away
 #           after a landing is not a hand.  Both are stamped at the first
@@ -82,6 +89,8 @@ DEFAULTS = {
     "var_clamp": 0.0225,  # and the running variance by at most (0.15 g)^2
     "rest_back_dev": 0.05,  # the rest stamp walks back over samples within this of the resting vector
     "leave_dev": 0.06,  # leaving rest: the vector moved this far (floor; the noise floor can raise it)
+    "leave_mean_dev": 0.03,  # ... or its 60 ms mean moved this far: above bias drift, below the gentlest lift (0.08 g)
+    "fall_lead_t": 100000,  # a free fall that begins within this of leaving rest left it by falling (fingers opening)
     "leave_onset_dev": 0.03,  # the pickup stamp walks back to the first sample this far from rest
     "mlp_tau": 15000,  # smoothed |a| for support and windup: shorter than a windup, longer than a jolt
     # --- tremor: the 8-12 Hz physiological tremor of a hand holding something
@@ -131,6 +140,7 @@ DEFAULTS = {
     "lag2": 20000,
     "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
     "onset_res": 0.08,
+    "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
     "jerk_h": 0.06,  # g: the jerk change-point sum that declares a contact (a 0.3 g rise in ~10-20 ms)
     "pulse_win": 60000,
@@ -142,6 +152,12 @@ DEFAULTS = {
     "hard_g": 6.0,  # a palm gives: no catch is this hard
     "sharp_g": 2.5,
     "sharp_fwhm": 8000,
+    "look_t": 400000,  # still after a contact: look this much longer (two halves) before calling it lying still
+    "look_trem_k": 2.5,  # ... a hand: band power over the look above 2.5x the noise's (a long average: 3 sigma)
+    "look_trem_min": 0.002,  # ... and above 2 mg rms: ~0.6x the weakest tremor (6 mg at 7.5 Hz) after the band-pass
+    "look_sustain": 0.6,  # ... sustained: a ring's second half holds < 0.45 of its first (tau <= 0.5 s)
+    "look_sway_k": 4.0,  # ... or the two halves' mean vectors differ by 4 noise sigmas: the hand's slow sway
+    "look_sway_min": 0.004,  # ... and by 4 mg (0.23 deg): more than the sensor's bias drift over 0.4 s
     "resolve_max": 3000000,
     "flight_max": 4000000,
     "post_hold_t": 300000,
@@ -247,6 +263,13 @@ class Detector:
         self._cus = 0.0
         self._cus_t0 = 0
         self._jb = -1.0
+        # the steady look after a contact: [t0, n_a, sx_a, sy_a, sz_a, e_a, n_b, sx_b, sy_b, sz_b, e_b]
+        self._look = None  # type: Any
+        self._left_rest = False  # MOVING began by leaving a rest (not at the trace's start)
+        self._last_leave = None  # type: Any  # onset of the latest departure from rest
+        self._prev_leave = None  # type: Any  # ... and of the one before it
+        self._leave_mean2 = 0.0
+        self._bpe = 0.0  # band-pass energy of the newest sample (sum over axes)
 
     def __getattr__(self, name):
         # type: (str) -> Any
@@ -316,7 +339,14 @@ class Detector:
         if self._state == ST_RESOLVE:
             if self._pulse is not None:
                 self._end_pulse()
-            self._decide(self._supported() and not self._hard, out)
+            # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
+            still = self._last_t is not None and self._still_for(self._last_t) >= self.still_t
+            lk = self._look
+            if lk is not None and lk[1] > 0 and lk[6] > 0 and not self._hard:
+                # the recording ended during the look: judge on what it saw (both halves have begun)
+                self._decide(self._look_verdict(lk) == 2, out)
+            else:
+                self._decide(self._supported() and not self._hard and not still, out)
         return out
 
     # ------------------------------------------------------------- helpers
@@ -385,6 +415,8 @@ class Detector:
                 break
             onset = tj
             j = (j - 1) % RING
+        if self.kind == BURRITO:
+            onset = self._ramp_fit(onset, bx, by, bz, sx, sy, sz, t1, 8.0 * min_g)
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev]
         self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset]
         self._pulse_samples = []  # type: list
@@ -489,6 +521,7 @@ class Detector:
             if self._bq_dt == 0 or abs(dt - self._bq_dt) * 10 > self._bq_dt:
                 self._design_bandpass(dt)
             e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
+            self._bpe = e
             self._trem += (e - self._trem) * self._alpha(self.trem_tau)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
@@ -543,6 +576,12 @@ class Detector:
         k = self.noise_leave_k * sv
         v = v if v > k else k
         self._leave2 = v * v
+        # the 60 ms mean leaves rest too: 6 sigmas of its own noise (a lift's 0.08-0.75 g shows there long before
+        # a single sample clears 5 noise sigmas under a 15 mg sensor)
+        a = self._alpha(self.stat_tau)
+        k = 6.0 * math.sqrt(3.0 * s2 * a / (2.0 - a))
+        v = self.leave_mean_dev if self.leave_mean_dev > k else k
+        self._leave_mean2 = v * v
         v = self.leave_onset_dev
         k = 2.5 * sv
         v = v if v > k else k
@@ -782,8 +821,14 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > self._leave2:
+            mx = self._mx - self._rest_vec[0]
+            my = self._my - self._rest_vec[1]
+            mz = self._mz - self._rest_vec[2]
+            if dx * dx + dy * dy + dz * dz > self._leave2 or mx * mx + my * my + mz * mz > self._leave_mean2:
                 self._onset = self._leave_onset(t)
+                self._prev_leave = self._last_leave
+                self._last_leave = self._onset
+                self._left_rest = True
                 self._go(ST_MOVING, t)
                 self._held_since = None
                 self._away_since = None
@@ -831,6 +876,7 @@ class Detector:
                     self._contact_t0 = self._pulse[0]
                     self._hard = False
                     self._pending = []
+                    self._look = None
                     self._go(ST_RESOLVE, t)
                     self._set_ref(True)
                 return
@@ -845,11 +891,19 @@ class Detector:
                     self._decide(False, out)
                 return
             if self._pulse is not None:
+                self._look = None  # a new contact: look again once it is over
                 return
-            if self._still_for(t) >= self.still_t:
-                self._decide(False, out)
-                self._to_rest(t, out)
-                return
+            # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
+            # threshold does not restart it)
+            if self._look is not None or self._still_for(t) >= self.still_t:
+                v = self._look_step(t, ax, ay, az)
+                if v == 1:
+                    self._decide(False, out)
+                    self._to_rest(t, out)
+                    return
+                if v == 2:
+                    self._decide(True, out)
+                    return
             hf = self._held_for(t)
             if (hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
                     or self._away_for(t) >= self.pick_long_t // 2:
@@ -880,6 +934,52 @@ class Detector:
                 self._to_held(t)
             return
 
+    def _look_step(self, t, ax, ay, az):
+        # type: (int, float, float, float) -> int
+        """Quiet after a contact: lying on something, or held by a very still hand?  0 = still looking, 1 = lying
+        still, 2 = held.  A hand, however steady, keeps a physiological tremor (band power above the noise's, and
+        not dying away like a landing's ring) or sways the vector slowly (the mean of the look's second half moves
+        from its first's).  A body on a table or the floor does neither.  Long averages make both visible under a
+        noisy sensor, where the 50 ms tremor estimate cannot be."""
+        lk = self._look
+        if lk is None:
+            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0]
+            return 0
+        i = 1 if t - lk[0] < self.look_t // 2 else 6
+        lk[i] += 1
+        lk[i + 1] += ax
+        lk[i + 2] += ay
+        lk[i + 3] += az
+        lk[i + 4] += self._bpe
+        if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
+            return 0
+        self._look = None
+        return self._look_verdict(lk)
+
+    def _look_verdict(self, lk):
+        # type: (list) -> int
+        """1 = lying still, 2 = held, from a look's two halves (see _look_step)."""
+        na = lk[1]
+        nb = lk[6]
+        pa = lk[5] / na
+        pb = lk[10] / nb
+        noise_band = 3.0 * self._sig2 * self._bp_gain
+        thr = self.look_trem_k * noise_band
+        v = self.look_trem_min * self.look_trem_min
+        if v > thr:
+            thr = v
+        if pb >= thr and pb >= self.look_sustain * pa:
+            return 2
+        dx = lk[7] / nb - lk[2] / na
+        dy = lk[8] / nb - lk[3] / na
+        dz = lk[9] / nb - lk[4] / na
+        thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
+        if thr < self.look_sway_min:
+            thr = self.look_sway_min
+        if dx * dx + dy * dy + dz * dz >= thr * thr:
+            return 2
+        return 1
+
     def _moving_drop(self, t, m, out):
         # type: (int, float, list) -> bool
         """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
@@ -901,14 +1001,37 @@ class Detector:
         if self._low_hi - self._low_lo > self.drop_range:
             self._low_since = None
             return False
-        if t - self._low_since < self.drop_t or self._low_since - self._state_t < self.held_guess_t:
+        if t - self._low_since < self.drop_t:
             return False
-        if not (self._initial and not self._was_still):
-            out.append((self._onset, "pickup", round(self._mlp, 3)))
+        stamp = self._onset
+        if self._low_since - self._state_t < self.held_guess_t:
+            # a level free fall straight out of rest: a body lying on a surface cannot fall unless a hand held it
+            # (so still that it read as rest); a slide off the edge or a knock shows first, and a knock that could
+            # throw it up pushes |a| above support_hi.  The pickup is the departure from rest before this one.
+            if not self._left_rest or self._low_since - self._state_t > self.fall_lead_t \
+                    or self._max_m_since(self._state_t - self.fall_lead_t) > self.support_hi:
+                return False
+            stamp = self._prev_leave
+        if not (self._initial and not self._was_still) and stamp is not None:
+            out.append((stamp, "pickup", round(self._mlp, 3)))
         self._initial = False
         self._pulse = None
         self._launch(self._low_since, m, t, out)
         return True
+
+    def _max_m_since(self, t0):
+        # type: (int) -> float
+        """Largest |a| in the ring from t0 on."""
+        j = self._head
+        n = 0
+        best = 0.0
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= t0:
+            if self._rm[j] > best:
+                best = self._rm[j]
+            j = (j - 1) % RING
+            n += 1
+        return best
 
     def _picked(self, t):
         # type: (int) -> bool
@@ -949,10 +1072,92 @@ class Detector:
         if self._cus >= self.jerk_h:
             t0 = self._cus_t0
             self._start_pulse(t, self._onset_res())
+            t0 = self._ramp_onset(t0, t)
             if t0 < self._pulse[0]:
                 self._pulse[0] = t0
             self._cus = 0.0
             self._air_ok = False
+
+    def _ring_at(self, tq):
+        # type: (int) -> int
+        """Ring index of the newest sample at or before tq (the oldest kept if none)."""
+        j = self._head
+        n = 0
+        limit = self._n if self._n < RING else RING
+        while n < limit - 1 and self._rt[j] > tq:
+            j = (j - 1) % RING
+            n += 1
+        return j
+
+    def _ramp_onset(self, tc, t):
+        # type: (int, int) -> int
+        """First touch of a contact the jerk sum found (it left zero at tc): the trend before tc is the baseline."""
+        i1 = self._ring_at(tc - self.lag1)
+        i2 = self._ring_at(tc - self.lag2)
+        span = self._rt[i1] - self._rt[i2]
+        if span <= 0:
+            return tc
+        return self._ramp_fit(tc, self._rx[i1], self._ry[i1], self._rz[i1], (self._rx[i1] - self._rx[i2]) / span,
+                              (self._ry[i1] - self._ry[i2]) / span, (self._rz[i1] - self._rz[i2]) / span,
+                              self._rt[i1], 0.0)
+
+    def _ramp_fit(self, tc, bx, by, bz, sx, sy, sz, t1, cap):
+        # type: (int, float, float, float, float, float, float, int, float) -> int
+        """First touch of a slowly rising contact.  Its force starts at zero and climbs, so the reading leaves the
+        flight's own trend (b + s (t - t1)) along a line, and a threshold is only crossed some way up it.  Fit the
+        line to the samples from tc (the deviation projected on the newest deviation's direction, so noise does
+        not bias it; with cap > 0, only while the deviation is under cap: the early, straight part of the rise) and
+        extrapolate it back to zero.  A sharp contact has too few samples to fit and keeps tc; the answer is never
+        more than ramp_back_t before tc."""
+        h = self._head
+        t = self._rt[h]
+        ux = self._rx[h] - bx - sx * (t - t1)
+        uy = self._ry[h] - by - sy * (t - t1)
+        uz = self._rz[h] - bz - sz * (t - t1)
+        un = math.sqrt(ux * ux + uy * uy + uz * uz)
+        if un <= 0.0:
+            return tc
+        ux /= un
+        uy /= un
+        uz /= un
+        j = self._ring_at(tc)
+        if self._rt[j] < tc:
+            j = (j + 1) % RING
+        n = 0
+        st = 0.0
+        sd = 0.0
+        stt = 0.0
+        std = 0.0
+        while True:
+            tj = self._rt[j]
+            d = (self._rx[j] - bx - sx * (tj - t1)) * ux + (self._ry[j] - by - sy * (tj - t1)) * uy + \
+                (self._rz[j] - bz - sz * (tj - t1)) * uz
+            if cap > 0.0 and d > cap:
+                break
+            dt = (tj - tc) * 1e-6
+            n += 1
+            st += dt
+            sd += d
+            stt += dt * dt
+            std += dt * d
+            if j == h:
+                break
+            j = (j + 1) % RING
+        if n < 3:
+            return tc
+        den = n * stt - st * st
+        if den <= 0.0:
+            return tc
+        slope = (n * std - st * sd) / den
+        if slope <= 0.0:
+            return tc
+        icpt = (sd - slope * st) / n
+        t0 = tc + int(-icpt / slope * 1e6)
+        if t0 > tc:
+            return tc
+        if t0 < tc - self.ramp_back_t:
+            return tc - self.ramp_back_t
+        return t0
 
     def _onset_res(self):
         # type: () -> float
