@@ -61,7 +61,8 @@ def test_the_app_publishes_its_game_calls_and_device_health_to_the_venue(tmp_pat
         sub.subscribe("homeassistant/sensor/+/config", qos=1)
         sub.loop_start()
         try:
-            wait_for(lambda: len(configs) >= 4, what="the discovery configs")
+            # every device announces itself, in whatever order its first health message went out
+            wait_for(lambda: len(configs) >= 4 and any("badge_1" in t for t in configs), what="the discovery configs")
         finally:
             sub.loop_stop()
             sub.disconnect()
