@@ -31,10 +31,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from firmware_bridge import physim  # noqa: E402
 from firmware_bridge.firmware.detector import Detector  # noqa: E402
 from firmware_bridge.progress import progress  # noqa: E402
-from firmware_bridge.recordings import find_recordings, load_recording, merge, pickups_while_settling  # noqa: E402
+from firmware_bridge.recordings import find_recordings, load_recording, merge, pickups_while_settling, tally  # noqa: E402
 from firmware_bridge.recordings import run_detector as run_rec  # noqa: E402
 from firmware_bridge.recordings import score as score_rec  # noqa: E402
-from firmware_bridge.traces import BURRITO_SCENARIOS, TOLERANCE_US, Trace, make_trace, match_events  # noqa: E402
+from firmware_bridge.traces import BURRITO_SCENARIOS, TOLERANCE_US, Trace, make_trace  # noqa: E402
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
 GOAL_KINDS = ("launch", "impact", "catch")
@@ -54,25 +54,7 @@ def detect(trace: Trace, params: dict[str, float] | None = None) -> list[tuple[i
 
 
 def score(trace: Trace, found: list[tuple[int, str]]) -> Counts:
-    out: Counts = {k: [0, 0, 0, []] for k in KINDS}
-    matches, missed, falses = match_events(trace.truth, found, TOLERANCE_US)
-    for kind, err in matches:
-        out[kind][0] += 1
-        out[kind][3].append(err)
-    for _, kind in missed:
-        out[kind][1] += 1
-    for _, kind in falses:
-        out[kind][2] += 1
-    return out
-
-
-def _merge(into: Counts, c: Counts) -> None:
-    for k, v in c.items():
-        d = into.setdefault(k, [0, 0, 0, []])
-        d[0] += v[0]
-        d[1] += v[1]
-        d[2] += v[2]
-        d[3].extend(v[3])
+    return tally(trace.truth, found, KINDS)
 
 
 def _cell_job(args: tuple[physim.Condition, int, dict[str, float] | None]) -> tuple[physim.Condition, Counts, int, int, float]:
@@ -89,7 +71,7 @@ def _cell_job(args: tuple[physim.Condition, int, dict[str, float] | None]) -> tu
             t_det += time.perf_counter() - t0
             n += len(tr.samples)
             c = score(tr, found)
-            _merge(total, c)
+            merge(total, c)
             # a phantom pickup: reported where no hand took it (before the true pickup, or in a trace without one)
             picks = [t for t, k in tr.truth if k == "pickup"]
             for t, k in found:
@@ -139,7 +121,7 @@ def report(res: dict[str, Any]) -> dict[str, Any]:
     total: Counts = {}
     phantom = 0
     for _, c, ph in res["cells"]:
-        _merge(total, c)
+        merge(total, c)
         phantom += ph
     summary: dict[str, Any] = {"kinds": {}, "phantom_pickups": phantom}
     print(f"{'kind':8} {'truth':>6} {'prec':>6} {'recall':>6} | {'worst-cell prec':>15} {'worst-cell rec':>14} "
@@ -177,7 +159,7 @@ def report(res: dict[str, Any]) -> dict[str, Any]:
         levels: dict[Any, tuple[Counts, list[int]]] = {}
         for cond, cc, ph in res["cells"]:
             acc, phl = levels.setdefault(get(cond), ({}, [0]))
-            _merge(acc, cc)
+            merge(acc, cc)
             phl[0] += ph
         for lvl, (acc, phl) in levels.items():
             parts = []
@@ -196,7 +178,7 @@ def run_old_sim(throws: int, rate: float, params: dict[str, float] | None) -> No
     for sc in progress(BURRITO_SCENARIOS, desc="traces.py scenarios"):
         for seed in range(throws):
             tr = make_trace(sc, seed, rate)
-            _merge(total, score(tr, detect(tr, params)))
+            merge(total, score(tr, detect(tr, params)))
     print(f"firmware_bridge.traces (first simulator), {throws} traces per scenario at {rate:g} Hz:")
     for kind in KINDS:
         c = total.get(kind)

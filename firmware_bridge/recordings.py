@@ -118,8 +118,13 @@ def score(rec: Recording, found: list[tuple[int, str, float]], kinds: tuple[str,
     scored = set(kinds) if kinds is not None else {k for _, k in rec.events}
     truth = [e for e in rec.events if e[1] in scored]
     got = [(t, k) for t, k, _ in found if k in scored]
-    out: Counts = {k: [0, 0, 0, []] for k in sorted(scored)}
-    matches, missed, falses = match_events(truth, got, TOLERANCE_US)
+    return tally(truth, got, sorted(scored))
+
+
+def tally(truth: list[tuple[int, str]], found: list[tuple[int, str]], kinds: list[str] | tuple[str, ...]) -> Counts:
+    """Per kind: true positives, misses, false detections and the signed timing errors of the matches."""
+    out: Counts = {k: [0, 0, 0, []] for k in kinds}
+    matches, missed, falses = match_events(truth, found, TOLERANCE_US)
     for k, err in matches:
         out[k][0] += 1
         out[k][3].append(err)

@@ -22,7 +22,7 @@ Example (a doctest, run by ``tests/test_app_modes.py``)::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib import resources
+from importlib import import_module, resources
 from types import MappingProxyType, ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -95,9 +95,17 @@ class GameMode:
     #: house settings (``game.table.settings``) that are setup options of this game, e.g. ``("tie_window_ms",)``
     house_options: tuple[str, ...] = ()
 
+    #: the module of the game's own screens, imported when first drawn (pygame and the drawing kit load then): its
+    #: ``SCREENS``, ``sample_views(seats)`` and ``HOWTO`` are the defaults of :meth:`screens`, :meth:`sample_views`
+    #: and :meth:`howto`
+    screens_module: str = ""
+
+    def _screens(self) -> Any:
+        return import_module(self.screens_module) if self.screens_module else None
+
     def howto(self) -> tuple[Any, ...]:
         """How to play: 3-6 pages (``game.table.howto.Page``) for the lobby (hold WAR) and attract mode."""
-        return ()
+        return tuple(getattr(self._screens(), "HOWTO", ()))
 
     def known_says(self, seats: int) -> list[str]:
         """The rules' announcements at ``seats`` seats that must never wait for the announcer to render them
@@ -148,12 +156,13 @@ class GameMode:
 
     def screens(self) -> dict[str, Callable[[Any, View], None]]:
         """Drawing functions for this game's own screen names (the shared ones need no entry)."""
-        return {}
+        return dict(getattr(self._screens(), "SCREENS", {}))
 
     def sample_views(self, seats: int = 4) -> dict[str, View]:
         """One made-up ``View`` per screen of this game's own, with ``seats`` seats (the layout check draws every
         count from 2 to the game's most), for the screenshot tests (4 seats) and ``docs/screens``."""
-        return {}
+        own = getattr(self._screens(), "sample_views", None)
+        return dict(own(seats)) if own is not None else {}
 
     def standings(self, summary: dict[str, Any]) -> list[str]:
         own = getattr(self.rules, "standings", None)

@@ -79,6 +79,7 @@ class TacoVsBurrito(GameMode):
     name = tvb.name
     rules = tvb
     order = 30
+    screens_module = "game.games.taco_vs_burrito.screens"  # its SCREENS draw a TacoView: see screens()
     title = "Taco vs Burrito"
     variants = VARIANTS
     seats = (2, 6)
@@ -145,11 +146,6 @@ class TacoVsBurrito(GameMode):
         raw: list[str] = []
         raw += [f"{w}! Seat {a} blocks" for a in seat_ids for w in ("NO BUENO", "SI BUENO")]
         return raw
-
-    def howto(self) -> tuple[Any, ...]:
-        from game.games.taco_vs_burrito.screens import HOWTO
-
-        return HOWTO
 
     def screens(self) -> dict[str, Callable[[Any, View], None]]:
         from game.games.taco_vs_burrito.screens import APP_SCREENS

@@ -6,7 +6,6 @@ Duel picking); the loop and the lobby stay game-neutral.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -38,6 +37,7 @@ class ThrowThrowBurrito(GameMode):
     name = rules.name
     rules = rules
     order = 10
+    screens_module = "game.games.throw_throw_burrito.screens"
     title = "Throw Throw Burrito"
     variants: tuple[tuple[str, dict[str, Any]], ...] = (("standard", {}), ("small room", {"small_room": True}))
     seats = (2, 12)
@@ -104,20 +104,6 @@ class ThrowThrowBurrito(GameMode):
         raw += [f"Burrito {b} misses" for b in range(1, 5 if seats > 6 else 3)]
         return raw
 
-    def howto(self) -> tuple[Any, ...]:
-        from game.games.throw_throw_burrito.screens import HOWTO
-
-        return HOWTO
-
-    def screens(self) -> dict[str, Callable[[Any, View], None]]:
-        from game.games.throw_throw_burrito.screens import SCREENS
-
-        return SCREENS
-
-    def sample_views(self, seats: int = 4) -> dict[str, View]:
-        from game.games.throw_throw_burrito.screens import sample_views
-
-        return sample_views(seats)
 
     def bots(self, app: Any, rig: Any, seed: int, direct: bool) -> Any:
         from game.games.throw_throw_burrito.bots import Bots

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
@@ -176,6 +175,7 @@ class ZombieBurrito(GameMode):
     name = zb.name
     rules = zb
     order = 20
+    screens_module = "game.games.zombie_burrito.screens"
     title = "Zombie Burrito"
     seats = (2, 6)
     uses_devices = True
@@ -251,20 +251,6 @@ class ZombieBurrito(GameMode):
         raw += ["The Zombie burrito misses", "The Survivor burrito misses"]
         return raw
 
-    def howto(self) -> tuple[Any, ...]:
-        from game.games.zombie_burrito.screens import HOWTO
-
-        return HOWTO
-
-    def screens(self) -> dict[str, Callable[[Any, View], None]]:
-        from game.games.zombie_burrito.screens import SCREENS
-
-        return SCREENS
-
-    def sample_views(self, seats: int = 4) -> dict[str, View]:
-        from game.games.zombie_burrito.screens import sample_views
-
-        return sample_views(seats)
 
     # -- what to draw ----------------------------------------------------------------------------------
 
