@@ -132,6 +132,33 @@ def test_r4_catch_claimed_by_the_other_fighter_makes_the_thrower_lose() -> None:
     assert table.summary()["battles"][0]["loser"] == 1
 
 
+def test_r4_a_claim_pressed_before_the_catch_reaches_the_referee_still_counts() -> None:
+    """The detector calls a catch only after a short look at the hand (about 0.7 s): a catcher who presses at once,
+    while the burrito's verdict is still on its way, has claimed it, and is not asked."""
+    ref = duel()
+    pickup, launch, catch = throw("burrito-1", 1.0, 1.5, "catch")
+    ref.device(pickup)
+    ref.device(launch)
+    out = ref.poll(1.7)
+    assert ref.seat(SeatEvent(1.8, 2, "SET", "press"))  # taken as a claim: burrito 1 is still unresolved
+    out += ref.poll(2.1)
+    ref.device(catch)  # arrives at 2.2, stamped at its contact (1.5)
+    now = 2.2
+    while now <= 4.5:
+        out += ref.poll(now)
+        now = round(now + 0.05, 6)
+    assert calls(out) == [("throw", 1), ("catch", 2)] and questions(out) == []
+
+
+def test_r4_a_press_long_after_a_lost_flight_is_no_claim() -> None:
+    """A launch whose contact never arrives does not make every later press a claim."""
+    ref = duel()
+    for e in throw("burrito-1", 1.0, 1.5, "catch")[:2]:
+        ref.device(e)
+    ref.poll(1.5)
+    assert not ref.seat(SeatEvent(1.0 + R.VERDICT_WAIT_S + 0.5, 2, "SET", "press"))
+
+
 def test_r4_unclaimed_catch_is_asked_of_the_fighters() -> None:
     ref = duel()
     out = run(ref, throw("burrito-1", 1.0, 1.5, "catch"), until=1.5 + R.CLAIM_S + 0.1)

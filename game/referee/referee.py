@@ -36,6 +36,9 @@ MISS_CAP_S = 5.0
 AIRBORNE_CAP_S = 1.0
 #: R4. How long the catcher has to claim a catch with any button.
 CLAIM_S = 2.0
+#: R4. How long after a launch a press may still claim a catch whose verdict has not arrived: the longest flight
+#: (about 1.2 s), the detector's look at the hand (0.7 s) and the radio's resends.
+VERDICT_WAIT_S = 2.5
 #: R9. Pickups this soon after a battle closes are burritos going back to the middle, not fouls.
 GRACE_S = 5.0
 #: R11. A hold within this long after a call challenges it.
@@ -201,7 +204,7 @@ class Referee:
                         ask.answers[ev.seat] = ask.q.options[self.buttons.index(ev.button)]
                         self._pressed.add(key)
                         return True
-            if self._battle_at(ev.t)[0] and self._open_catch(ev.t):
+            if self._battle_at(ev.t)[0] and (self._open_catch(ev.t) or self._awaiting_verdict(ev.t)):
                 self._claims.append((ev.t, ev.seat))
                 self._pressed.add(key)
                 return True
@@ -403,6 +406,16 @@ class Referee:
 
     def _asked(self, c: _Contact) -> bool:
         return any(a.contact is not None and a.contact.t == c.t and a.contact.device == c.device for a in self._asks)
+
+    def _awaiting_verdict(self, t: float) -> bool:
+        """R4: a burrito launched shortly before ``t`` whose contact has not reached the referee yet. The detector tells
+        a catch from a landing only after a short look at the hand (about 0.7 s), so a catcher who presses at once
+        claims a catch that is still on its way; an older flight with no contact is lost, not pending."""
+        for dev in self.burritos:
+            launches = [e.t for e in self._events.get(dev, []) if e.kind == "launch" and e.t <= t]
+            if launches and t - launches[-1] <= VERDICT_WAIT_S and self._unresolved_flight(dev, t):
+                return True
+        return False
 
     def _unresolved_flight(self, dev: str, until: float) -> bool:
         """Launched by ``until`` with no contact or pickup seen after it: its impact may still be on the radio."""

@@ -1,6 +1,6 @@
 """Playing ``burrito-table play --sim`` by script, through its real input path: the acceptance tests and the soak.
 
-``Script.run(scenario)`` runs the real ``run_play`` loop under SDL's dummy drivers on a stepped clock, ``speed`` (16) times
+``Script.run(scenario)`` runs the real ``run_play`` loop under SDL's dummy drivers on a stepped clock, ``speed`` (6) times
 faster than real time (the virtual devices' threads, the pty and the expander worker need that real time). The
 scenario is a generator: it posts SDL key events (the seat keys of docs/hardware.md, F9/F10/F11, the arrows) with
 ``tap``/``hold``, and yields to let table time pass: ``yield 1.5`` waits 1.5 s, ``yield until(pred, 10)`` waits for
@@ -84,7 +84,7 @@ class Script:
 
     journal: Path
     config: str | None = None
-    speed: float = 16.0
+    speed: float = 6.0  # a loaded 2-core CI machine still gives the pty threads their time
     #: x real time while nothing moves on the devices' or the expanders' threads (no key or throw just now)
     idle_speed: float = 60.0
     limit_s: float = 240.0

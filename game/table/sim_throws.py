@@ -20,8 +20,8 @@ from typing import Any
 
 from firmware_bridge.traces import make_trace
 
-#: Seconds from the catch to the catcher's claim press: R4 allows 2 s, and the claim counts only once the burrito's
-#: catch has reached the referee (the detector needs ~0.25 s of hand tremor to tell a catch, then the radio).
+#: Seconds from the catch to the catcher's claim press: R4 allows 2 s, counted from the catch, even while the
+#: detector's verdict (about 0.7 s: a look at the hand's tremor) is still on its way to the referee.
 CLAIM_AFTER_S = 1.0
 #: How long the claim press is held (a tap, well under the 0.8 s hold that would be a challenge).
 TAP_S = 0.12
