@@ -100,22 +100,24 @@ def test_a_qr_code_is_the_join_link_module_for_module() -> None:
 
 
 def test_lobby_codes_sit_apart_on_screen_for_every_table_size() -> None:
-    """4, 6 and 12 panels: one code per panel, all on screen, none over another code or another panel's card."""
+    """4, 6 and 12 panels, at 1920x1080 and 1280x720: one code per panel, all on screen, none over another code,
+    another panel's card, or the middle where the game and its variants are read."""
     from game.table.present import SeatView, View
     from game.table.screens import Painter, table_layout
 
     pygame.init()
-    for n in (4, 6, 12):
+    for n, size in ((n, size) for n in (4, 6, 12) for size in ((1920, 1080), (1280, 720))):
         view = View("lobby", [SeatView(seat=0, panel=p, role="empty") for p in range(1, n + 1)], title="Taco vs Burrito")
-        surface = pygame.Surface((1920, 1080))
+        surface = pygame.Surface(size)
         draw(surface, view)
         rects = draw_lobby_codes(surface, view, "http://192.0.2.7:8080", TokenBook(n))
-        cards = table_layout(Painter(surface), n, top=80, bottom=20).cards
+        layout = table_layout(Painter(surface), n, top=80, bottom=20)
         assert len(rects) == n
         for i, r in enumerate(rects):
-            assert surface.get_rect().contains(r), (n, i)
-            assert r.collidelist([q for j, q in enumerate(rects) if j != i]) < 0, (n, i)
-            assert r.collidelist([c for j, c in enumerate(cards) if j != i]) < 0, (n, i)
+            assert surface.get_rect().contains(r), (n, size, i)
+            assert r.collidelist([q for j, q in enumerate(rects) if j != i]) < 0, (n, size, i)
+            assert r.collidelist([c for j, c in enumerate(layout.cards) if j != i]) < 0, (n, size, i)
+            assert not r.colliderect(layout.middle), (n, size, i)
 
 
 def test_the_lobby_shows_every_panels_code_and_a_spent_code_changes(tmp_path: Path) -> None:

@@ -55,7 +55,8 @@ def lan_address() -> str:
 
 def draw_lobby_codes(surface: pygame.Surface, view: Any, base_url: str, book: Any) -> list[pygame.Rect]:
     """Each panel's join code beside its seat card on the lobby screen (the cards ``draw_lobby`` laid out): to its
-    right if that is free (so a row of cards shares its gaps out one each), else to its left, else over the card."""
+    right if that is free (so a row of cards shares its gaps out one each), else to its left, above or below it, never
+    over the middle where the game and its variants are read, else over the card."""
     from game.table.screens import Painter, table_layout
 
     p = Painter(surface)
@@ -69,11 +70,14 @@ def draw_lobby_codes(surface: pygame.Surface, view: Any, base_url: str, book: An
         surf = qr_surface(join_url(base_url, book.join_code(sv.panel)), size)
         gap = p.px(10)
         sides = [surf.get_rect(midleft=(card.right + gap, card.centery - gap)),
-                 surf.get_rect(midright=(card.left - gap, card.centery - gap))]
+                 surf.get_rect(midright=(card.left - gap, card.centery - gap)),
+                 surf.get_rect(midbottom=(card.centerx, card.top - gap - p.px(34))),
+                 surf.get_rect(midtop=(card.centerx, card.bottom + gap))]
         inside = surf.get_rect(bottomright=(card.right - gap, card.bottom - gap))
         others = [c for c in layout.cards if c is not card]
         rect = next((r for r in sides
                      if screen.contains(r.inflate(0, p.px(40))) and r.collidelist(others) < 0
+                     and not r.inflate(0, p.px(40)).colliderect(layout.middle)  # the game and its variants
                      and r.inflate(gap, p.px(40)).collidelist(placed) < 0), inside)
         placed.append(rect)
         surface.blit(surf, rect)
