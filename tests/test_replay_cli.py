@@ -51,6 +51,17 @@ def test_replay_without_json_prints_a_readable_play_by_play(tmp_path, capsys):
     assert code == 0 and "HIT! Seat 1 is hit by seat 3" in out and "Standings" in out
 
 
+def test_readable_standings_count_points_and_bruises_in_singular_and_plural(tmp_path, capsys):
+    """"1 bruise" and "1 pt", never "1 bruises"; more than one (and none) take the plural."""
+    events = [ev(1, "set", seat=2), *hit_battle(3, 2, "brawl", thrower=3, target=1),
+              *hit_battle(10, 2, "brawl", thrower=3, target=1), *hit_battle(20, 2, "brawl", thrower=1, target=3)]
+    code, out, _ = replay(capsys, write(tmp_path, lines(events)))
+    row = next(line for line in out.splitlines() if line.startswith("  Round 1"))
+    assert code == 0
+    assert row.endswith("seat 2: 7 pts (0 bruises), seat 4: 0 pts (0 bruises), "
+                        "seat 3: -1 pt (1 bruise), seat 1: -2 pts (2 bruises)")
+
+
 def test_an_ignored_foul_is_said_in_the_play_by_play(tmp_path, capsys):
     code, out, _ = replay(capsys, write(tmp_path, lines([ev(1, "foul", seat=2)])))
     assert code == 0 and "Foul by seat 2 ignored" in out

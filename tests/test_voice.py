@@ -58,7 +58,7 @@ def announcer(cache: Path, clock=time.monotonic) -> Announcer:
     ("HIT! Seat 3 is out (the Zombie burrito)", "Hit! Seat 3 is out, the Zombie burrito"),
     ("NO BUENO! Seat 2 blocks", "No Bueno! Seat 2 blocks"),
     ("Seat 1 lays down a set: +1", "Seat 1: a set!"),
-    ("Last bruise! Round 1 is over. seat 4: 4 pts (1 bruises), seat 3: 3 pts (1 bruises), seat 1: 2 pts (2 bruises)",
+    ("Last bruise! Round 1 is over. seat 4: 4 pts (1 bruise), seat 3: 3 pts (1 bruise), seat 1: 2 pts (2 bruises)",
      "Last bruise! Round 1 is over."),
 ])
 def test_cue_to_phrase(cue: str, phrase: str) -> None:

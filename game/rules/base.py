@@ -70,6 +70,17 @@ def brief(value: object, limit: int = BRIEF_LIMIT) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` agreeing in number, for text a player reads.
+
+    >>> counted(1, "bruise"), counted(2, "bruise"), counted(0, "pt"), counted(-1, "point")
+    ('1 bruise', '2 bruises', '0 pts', '-1 point')
+    >>> counted(1, "card"), counted(3, "is", "are")
+    ('1 card', '3 are')
+    """
+    return f"{n} {noun}" if abs(n) == 1 else f"{n} {plural if plural is not None else noun + 's'}"
+
+
 def bound(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """One line of at most about ``limit`` characters: the head and the tail of ``message``, which say the most."""
     message = message.replace("\n", " ").replace("\r", " ")

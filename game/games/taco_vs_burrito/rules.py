@@ -37,6 +37,7 @@ from game.rules.base import (
     Setup,
     brief,
     check_time,
+    counted,
     need_choice,
     need_int,
     need_number,
@@ -963,9 +964,10 @@ def standings(summary: dict[str, Any]) -> list[str]:
     order = sorted(summary["scores"], key=lambda s: (-summary["scores"][s], int(s)))
     out = ["", "Standings"]
     for s in order:
-        out.append(f"  seat {s}: {summary['scores'][s]} points ({len(summary['meals'][s])} cards in the meal)")
+        out.append(f"  seat {s}: {counted(summary['scores'][s], 'point')}"
+                   f" ({counted(len(summary['meals'][s]), 'card')} in the meal)")
     if summary["over"]:
         out.append("  Winner: " + " and ".join(f"seat {w}" for w in summary["winners"]))
     else:
-        out.append(f"  Not over: seat {summary['turn']} to move, {summary['draw_pile']} cards in the draw pile")
+        out.append(f"  Not over: seat {summary['turn']} to move, {counted(summary['draw_pile'], 'card')} in the draw pile")
     return out

@@ -30,6 +30,7 @@ from game.rules.base import (
     RuleInputError,
     Setup,
     brief,
+    counted,
     need_bool,
     need_choice,
     need_int,
@@ -821,7 +822,8 @@ def standings(summary: dict[str, Any]) -> list[str]:
     out = ["", "Standings"]
     for rnd in summary["rounds"]:
         seats = sorted(rnd["points"], key=lambda s: (-rnd["points"][s], int(s)))
-        row = ", ".join(f"seat {s}: {rnd['points'][s]} pts ({rnd['bruises'][s]} bruises)" for s in seats)
+        row = ", ".join(f"seat {s}: {counted(rnd['points'][s], 'pt')} ({counted(rnd['bruises'][s], 'bruise')})"
+                        for s in seats)
         won = f" - won by seat {rnd['winner']}" if rnd["winner"] else ""
         out.append(f"  Round {rnd['round']}{won}: {row}")
     if summary.get("badge"):
