@@ -202,6 +202,14 @@ class Journal:
         with self._sql("cannot list the unfinished games"):
             return [g for (g,) in self.db.execute("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC")]
 
+    def started(self, game_id: int) -> float:
+        """When one game was started (Unix time)."""
+        with self._sql(f"game {game_id}: cannot read when it started"):
+            row = self.db.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"journal {self.path}: no game {game_id}")
+        return float(row[0])
+
     def count(self, game_id: int) -> int:
         """How many events one game holds, without reading them."""
         with self._sql(f"game {game_id}: cannot count the events"):

@@ -13,6 +13,7 @@ from game.table.clock import SteppedClock
 from game.table.loop import TableApp
 from game.table.runner import STEP_S
 from game.table.sim import emit, open_sim, press
+from hardware.events import SeatEvent
 
 SETUP = {"event": "setup", "game": "throw-throw-burrito", "seats": 4, "options": {"seed": 3}}
 
@@ -115,6 +116,60 @@ def test_an_unfinished_game_resumes_with_the_same_state_and_seat_map(tmp_path: P
             assert again.seatmap == [2, 3, 4]
             run(again, clock, 0.1, speed=0)  # time runs on: the open declaration window closes as it did live
             assert again.state.battle is not None and again.state.battle.kind == "war"
+    finally:
+        rig.close()
+
+
+def test_the_lobby_offers_every_unfinished_game_newest_first_and_resumes_the_one_chosen(tmp_path: Path) -> None:
+    """A Zombie Burrito game and a later Throw Throw Burrito game left unfinished: the lobby names both, newest
+    first; WAR moves to the older one and SET resumes that one, not the newest."""
+    from game.registry import GAMES
+
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4, devices=False)
+    try:
+        with Journal(str(tmp_path / "t.db")) as journal:
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
+            app.start(GAMES["zombie-burrito"].setup(4, seed=2))
+            zombie = app.live.game_id
+            app.start(SETUP)
+            app.inject({"t": clock() + 0.1, "event": "set", "seat": 2})
+            run(app, clock, 0.5, speed=0)
+            ttb = app.live.game_id
+        with Journal(str(tmp_path / "t.db")) as journal:
+            again = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
+            again.open_lobby()
+            lobby = again.lobby
+            assert lobby is not None and [g for g, _ in lobby.offers] == [ttb, zombie]
+            view = again.view(clock())
+            assert view.screen == "resume" and view.cursor == 0 and view.sub == ""
+            assert view.options[0].startswith("Throw Throw Burrito - 4 seats - started today ")
+            assert view.options[1].startswith("Zombie Burrito - 4 seats - started today ")
+            for button in ("WAR", "SET"):
+                press(rig, 3, button, True)
+                run(again, clock, 0.1, speed=0)
+                press(rig, 3, button, False)
+                run(again, clock, 0.1, speed=0)
+            assert again.live is not None and again.live.game_id == zombie and again.mode.name == "zombie-burrito"
+    finally:
+        rig.close()
+
+
+def test_the_lobby_offers_the_newest_three_unfinished_games_and_counts_the_older_ones(tmp_path: Path) -> None:
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4, devices=False)
+    try:
+        with Journal(str(tmp_path / "t.db")) as journal:
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
+            ids = []
+            for _ in range(5):
+                app.start(SETUP)
+                ids.append(app.live.game_id)
+            app.open_lobby()
+            assert app.lobby is not None and [g for g, _ in app.lobby.offers] == ids[:1:-1]
+            assert app.view(clock()).sub == "2 older unfinished games: burrito-table stats lists them"
+            app.lobby.seat_event(SeatEvent(clock(), 1, "DUEL", "press"))  # DUEL: a new game instead
+            assert app.lobby.resume is None and app.view(clock()).screen == "lobby"
     finally:
         rig.close()
 

@@ -22,15 +22,17 @@ import json
 import logging
 import queue
 import random
+import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from game.journal import Journal, JournaledTable
 from game.referee import Referee
 from game.registry import GAMES, game_for, lobby_choices
-from game.rules.base import Cue, RuleInputError
+from game.rules.base import Cue, RuleInputError, counted
 from game.table.buttons import Feedback
 from game.table.mode import GameMode
 from game.table.present import SeatView, View
@@ -38,6 +40,9 @@ from game.table.seating import Seating
 from hardware.events import SeatEvent
 
 log = logging.getLogger(__name__)
+
+#: The most unfinished games the lobby offers to resume, newest first (``burrito-table stats`` lists every game).
+RESUME_OFFERS = 3
 
 
 
@@ -203,19 +208,25 @@ class TableApp:
         self.buffer.append(event)
 
     def open_lobby(self) -> None:
-        """Back to the lobby (at start, or after a restart), offering the newest unfinished game."""
+        """Back to the lobby (at start, or after a restart), offering the newest unfinished games."""
         self.live = None
         self.paused_at = None
         self.buffer.clear()
         self.presenter = self.mode.presenter(self.presenter.pace)
-        resume = None
-        for game_id in self.journal.unfinished()[:1]:
+        offers: list[tuple[int, str]] = []
+        unfinished = self.journal.unfinished()
+        looked = 0
+        for game_id in unfinished:
+            if len(offers) == RESUME_OFFERS:
+                break
+            looked += 1
             try:
                 setup, events = self.journal.load(game_id)
-                resume = (game_id, f"game {game_id}: {setup.get('seats')} seats, {len(events)} events so far")
+                offers.append((game_id, resume_label(setup, len(events), self.journal.started(game_id), time.time())))
             except Exception as exc:  # noqa: BLE001 - a damaged game is not offered; it stays in the journal
                 log.warning("unfinished game %s cannot be offered: %s", game_id, exc)
-        self.lobby = Lobby(self.panels.pinmap.seats, resume, seed=self.lobby_seed)
+        more = len(unfinished) - looked  # older still: not offered, but listed by ``burrito-table stats``
+        self.lobby = Lobby(self.panels.pinmap.seats, offers, seed=self.lobby_seed, more=more)
         self.host.point_lobby_at(self.host.settings.game)
         self.host.apply()
         self.host.prepare_phrases()
@@ -505,34 +516,74 @@ class TableApp:
         return v
 
 
+def resume_label(setup: dict[str, Any], events: int, started: float, now: float) -> str:
+    """How the lobby names an unfinished game: which game, how many seats, when it was started, how far it got."""
+    name = str(setup.get("game"))
+    title = GAMES[name].title if name in GAMES else name
+    seats = setup.get("seats")
+    where = f"{counted(seats, 'seat')} - " if isinstance(seats, int) else ""
+    return f"{title} - {where}started {started_when(started, now)} - {counted(events, 'event')}"
+
+
+def started_when(started: float, now: float) -> str:
+    """A start time as a player says it (local time): "today 21:14", "yesterday 21:14", "Sat 21:14", "3 Nov 21:14".
+
+    >>> from datetime import datetime
+    >>> now = datetime(2026, 11, 14, 22, 0).timestamp()
+    >>> [started_when(datetime(2026, 11, d, 21, 14).timestamp(), now) for d in (14, 13, 10, 3)]
+    ['today 21:14', 'yesterday 21:14', 'Tue 21:14', '3 Nov 21:14']
+    """
+    then, today = datetime.fromtimestamp(started), datetime.fromtimestamp(now).date()
+    days = (today - then.date()).days
+    clock = then.strftime("%H:%M")
+    if days == 0:
+        return f"today {clock}"
+    if days == 1:
+        return f"yesterday {clock}"
+    if 1 < days < 7:
+        return f"{then.strftime('%a')} {clock}"
+    return f"{then.day} {then.strftime('%b')}{'' if then.year == today.year else f' {then.year}'} {clock}"
+
+
 class Lobby:
     """Before a game: panels join by pressing any button, choose the game and variant, start; or resume.
 
     A joined panel: BRAWL / WAR step through every game and variant (``modes.lobby_choices``: Throw Throw Burrito
     standard first), DUEL starts (when the joined count suits the game), hold SET leaves.
-    With a resume offer on screen: SET on any panel resumes it, DUEL sets it aside for a new game.
+    With unfinished games offered (``offers``, newest first): BRAWL / WAR on any panel choose one, SET resumes it,
+    DUEL sets them all aside for a new game; ``more`` says how many older ones are not offered.
     ``seed`` feeds the game's random deal (Zombie Burrito's teams); None draws one.
     """
 
-    def __init__(self, panels: int, resume: tuple[int, str] | None = None, seed: int | None = None) -> None:
+    def __init__(self, panels: int, offers: Sequence[tuple[int, str]] = (), seed: int | None = None,
+                 more: int = 0) -> None:
         self.panels = panels
         self.joined: set[int] = set()
         self.choices = lobby_choices()
         self.variant = 0  # index into ``choices``
-        self.resume = resume  # (game id, description)
+        self.offers = list(offers)  # unfinished games to resume: (game id, description), newest first
+        self.offer = 0  # index into ``offers``: the one SET resumes
+        self.more = more
         self.choice: str | None = None  # "start" or "resume"
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+
+    @property
+    def resume(self) -> tuple[int, str] | None:
+        """The offered unfinished game SET resumes: (game id, description); None once set aside (or none)."""
+        return self.offers[self.offer] if self.offers else None
 
     @property
     def mode(self) -> GameMode:
         return GAMES[self.choices[self.variant][0][0]]
 
     def seat_event(self, ev: SeatEvent) -> None:
-        if self.resume is not None:
+        if self.offers:
             if ev.action == "press" and ev.button == "SET":
                 self.choice = "resume"
             elif ev.action == "press" and ev.button == "DUEL":
-                self.resume = None
+                self.offers, self.offer = [], 0
+            elif ev.action == "press" and ev.button in ("BRAWL", "WAR"):
+                self.offer = (self.offer + (1 if ev.button == "WAR" else -1)) % len(self.offers)
             return
         if ev.action == "hold" and ev.button == "SET":
             self.joined.discard(ev.seat)
@@ -558,9 +609,13 @@ class Lobby:
         seats = [SeatView(seat=0, panel=p, role="joined" if p in self.joined else "empty")
                  for p in range(1, self.panels + 1)]
         n = len(self.joined)
-        if self.resume is not None:
-            return View("resume", seats, title="UNFINISHED GAME", sub=self.resume[1],
-                        hint="SET: carry on with it    DUEL: new game", banner=banner)
+        if self.offers:
+            many = len(self.offers) > 1
+            more = f"{counted(self.more, 'older unfinished game')}: burrito-table stats lists them" if self.more else ""
+            return View("resume", seats, title="UNFINISHED GAMES" if many else "UNFINISHED GAME",
+                        options=[text for _, text in self.offers], cursor=self.offer, sub=more,
+                        hint=("BRAWL / WAR: choose    SET: carry on    DUEL: new game" if many
+                              else "SET: carry on with it    DUEL: new game"), banner=banner)
         mode = self.mode
         lo, hi = mode.seats
         if not n:

@@ -461,8 +461,9 @@ def scoreboard_veil(p: Painter) -> None:
     p.veil()
 
 
-def big_box(p: Painter, title: str, colour: tuple[int, int, int], height: float = 520) -> pygame.Rect:
-    rect = pygame.Rect(0, 0, int(p.w * 0.7), p.px(height))
+def big_box(p: Painter, title: str, colour: tuple[int, int, int], height: float = 520, width: float = 0.7
+            ) -> pygame.Rect:
+    rect = pygame.Rect(0, 0, int(p.w * width), p.px(height))
     rect.center = (p.w // 2, int(p.h * 0.52))
     p.panel(rect, DARK, colour, width=12, radius=40)
     if title:
@@ -607,12 +608,27 @@ def draw_menu(p: Painter, v: View) -> None:
 
 
 def draw_resume(p: Painter, v: View) -> None:
-    draw_lobby(p, v)
+    """The unfinished games (``options``, newest first; with more than one the ``cursor`` one lit), a line on
+    older ones (``sub``) and the keys; a view without ``options`` offers one game, described in ``sub``."""
+    draw_lobby(p, View(v.screen, v.seats, title=v.title, sub=" ", banner=v.banner))  # no "press to join"
     scoreboard_veil(p)
-    box = big_box(p, v.title, LIME, height=360)
+    games, note = (v.options, v.sub) if v.options else ([v.sub], "")
+    row_h = 90
+    height = 100 + row_h * len(games) + (70 if note else 0) + 110
+    box = big_box(p, v.title, LIME, height=height, width=0.8)
     area = inner(p, box)
-    p.fit(v.sub, 56, WHITE, pygame.Rect(area.left, box.top + p.px(70), area.width, p.px(120)))
-    p.text(v.hint, 48, LIME, (box.centerx, box.top + p.px(250)), area=area)  # one line: its spacing matters
+    y = box.top + p.px(100 + row_h / 2)
+    for i, text in enumerate(games):
+        row = pygame.Rect(0, 0, area.width, p.px(row_h - 10))
+        row.center = (box.centerx, int(y))
+        lit = len(games) > 1 and i == v.cursor
+        if lit:
+            p.panel(row, LIME, WHITE, width=4)
+        p.text(text, 52, DARK if lit else WHITE, row.center, shadow=not lit, area=row.inflate(-p.px(24), 0))
+        y += p.px(row_h)
+    if note:
+        p.text(note, 40, GOLD, (box.centerx, int(y - p.px(row_h / 2) + p.px(50))), shadow=False, area=area)
+    p.text(v.hint, 46, LIME, (box.centerx, box.bottom - p.px(62)), area=area)  # one line: its spacing matters
 
 
 #: The screens every game shares; a game's own screens (``GameMode.screens()``) come first.
@@ -666,8 +682,12 @@ def sample_views(seats: int = 4) -> dict[str, View]:
         "menu": View("menu", sample_seats(seats), title="TABLE MENU",
                      options=["Back to the game", "Restart: new game", "Shut down the table"], cursor=1,
                      hint="BRAWL / WAR move  -  SET choose  -  DUEL back", tokens_left=3),
-        "resume": View("resume", lobby, title="UNFINISHED GAME", sub="game 3: 4 seats, 57 events so far",
-                       hint="SET: carry on with it    DUEL: new game"),
+        "resume": View("resume", lobby, title="UNFINISHED GAMES",
+                       options=["Zombie Burrito - 5 seats - started today 21:14 - 57 events",
+                                "Throw Throw Burrito - 4 seats - started yesterday 20:02 - 133 events",
+                                "Taco vs Burrito - 3 seats - started Sat 19:40 - 12 events"], cursor=1,
+                       sub="2 older unfinished games: burrito-table stats lists them",
+                       hint="BRAWL / WAR: choose    SET: carry on    DUEL: new game"),
     }
 
 
