@@ -58,6 +58,28 @@ def test_lobby_join_start_then_keyboard_seats_and_sim_throws_play_a_battle(tmp_p
         rig.close()
 
 
+def test_in_simulation_the_burrito_keys_and_a_learning_hint_are_both_on_screen_without_overlap() -> None:
+    """The sim keys (F9 hit, F10 miss, F11 catch) go in the simulation band at the top, so a learning hint on the
+    bottom line no longer replaces them; drawn at 720p and 1080p nothing overlaps. With device warnings in the top
+    band, the keys take the bottom line when it is free."""
+    from game.table.layout import check
+    from game.table.runner import show_sim_keys
+    from game.table.screens import sample_views
+
+    keys = "burrito 1: seat 1 throws at seat 2   F9 hit  F10 miss  F11 catch   TAB/arrows choose"
+    view = sample_views(4)["scoreboard"]
+    view.game, view.banner = "throw-throw-burrito", "SIMULATION MODE - keys press the seat buttons"
+    view.hint = "LEARNING: SET: I laid a set of 3"
+    show_sim_keys(view, keys)
+    assert view.hint == "LEARNING: SET: I laid a set of 3" and "F9 hit  F10 miss  F11 catch" in view.banner
+    for size in ((1280, 720), (1920, 1080)):
+        assert check(view, size) == [], size
+    warned = sample_views(4)["scoreboard"]
+    warned.banner, warned.extra["device_warnings"] = "DEVICES: badge-3 offline", ["badge-3 offline"]
+    show_sim_keys(warned, keys)
+    assert warned.banner == "DEVICES: badge-3 offline" and warned.hint == keys
+
+
 def test_the_five_second_chord_opens_the_menu_and_restart_returns_to_the_lobby(tmp_path: Path) -> None:
     clock = SteppedClock()
     rig = open_sim(clock, devices=False)

@@ -12,7 +12,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from game.table.present import View
 
 STEP_S = 1.0 / 60.0
 MAX_CATCH_UP = 5
@@ -302,6 +305,17 @@ class SimControls:
                 "F9 hit  F10 miss  F11 catch   TAB/arrows choose")
 
 
+def show_sim_keys(view: View, keys: str) -> None:
+    """``play --sim`` during a game: the sim burrito keys take the simulation banner's top band, so the bottom line
+    stays the game's own (a learning hint, what to press on a screen); with device warnings in that band, the
+    keys go on the bottom line if it is free."""
+    if view.extra.get("device_warnings"):
+        if not view.hint:
+            view.hint = keys
+        return
+    view.banner = f"SIMULATION  -  {keys}"
+
+
 def _receiver_present(port: str) -> bool:
     if not port.startswith("hwgrep://"):
         return os.path.exists(port)
@@ -456,8 +470,8 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
             if edge and steps == 0:
                 app.step(now)  # a button edge woke the loop: show the press in this frame, not at the next tick
             view = app.view(now)
-            if controls is not None and not view.hint and app.live is not None:
-                view.hint = controls.hint()
+            if controls is not None and app.live is not None and app.mode.uses_devices:  # a game with burritos
+                show_sim_keys(view, controls.hint())
             draw(screen, view)
             if companion is not None and view.screen == "lobby":
                 companion.draw_lobby(screen, view)
