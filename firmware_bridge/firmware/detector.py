@@ -124,9 +124,10 @@ DEFAULTS = {
     "windup_drop": 1.0,
     "windup_flight_max": 1.5,
     "windup_timeout": 400000,
-    "release_max_t": 40000,  # fingers open in 3-12 ms; an arm swinging at 4 Hz needs >40 ms to shed a 1 g swing
+    "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
-    "confirm_range": 0.6,  # |a| range in flight: spin wobble and decaying drag stay inside 0.6 g
+    "confirm_range": 1.0,  # |a| range in flight: drag of up to ~1 g at release decays towards 0 as it slows
+    "confirm_rise": 0.5,  # |a| in flight falls (drag as it slows) or wobbles with spin (w^2 r against drag); a hand swinging it back up rises more
     "confirm_res": 0.2,
     "confirm_skip": 25000,
     "release_frac": 0.15,
@@ -225,7 +226,8 @@ class Detector:
         self._onset = 0
         self._wind_peak = 0.0
         self._wind_t = 0
-        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, t_arm_peak]
+        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, t_fall]
+        self._fall_t = 0
         self._low_since = None  # type: Any
         self._low_lo = 0.0
         self._low_hi = 0.0
@@ -1250,7 +1252,7 @@ class Detector:
                 self._wind_peak = 0.0
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
-                self._cand = [t, 0.0, 0, 99.0, 0.0]
+                self._cand = [t, 0.0, 0, 99.0, 0.0, self._fall_t]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
@@ -1266,6 +1268,8 @@ class Detector:
                 c[3] = m
             if m > c[4]:
                 c[4] = m
+            if m - c[3] > self.confirm_rise:
+                bad = True
             if m >= self.support_hi:
                 bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
@@ -1285,15 +1289,23 @@ class Detector:
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
-        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| was still near the windup's
-        top release_max_t ago; an arm swinging the burrito (a pump fake, vigorous handling) sheds it slowly."""
-        thr = self._wind_peak - 0.35 * (self._wind_peak - m)
+        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| fell from near the windup's top
+        to near the flight level within release_max_t; an arm swinging the burrito (a pump fake, vigorous handling)
+        sheds it slowly.  The fall is timed on the raw samples: the smoothed |a| that starts this test lags it."""
+        span = self._wind_peak - m
+        hi = self._wind_peak - 0.35 * span
+        lo = m + 0.35 * span
+        t_lo = -1
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - self.release_max_t:
-            if self._rm[j] >= thr:
-                return True
+        while n < limit and self._rt[j] >= t - self.windup_timeout:
+            v = self._rm[j]
+            if v >= hi:
+                self._fall_t = t_lo
+                return t_lo >= 0 and t_lo - self._rt[j] <= self.release_max_t + (3 * self._dt) // 2
+            if v <= lo:
+                t_lo = self._rt[j]
             j = (j - 1) % RING
             n += 1
         return False
