@@ -897,7 +897,7 @@ class Detector:
                 return
             # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
             # threshold does not restart it)
-            if self._look is not None or self._still_for(t) >= self.still_t:
+            if self._look is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
                 v = self._look_step(t, ax, ay, az)
                 if v == 1:
                     self._decide(False, out)
@@ -935,6 +935,12 @@ class Detector:
                 out.append((stamp, "pickup", round(self._mlp, 3)))
                 self._to_held(t)
             return
+
+    def _calm(self, t, m):
+        # type: (int, float) -> bool
+        """Settled enough after a contact to look for a hand: the contact's ring is over (trem_block) and it is
+        supported near 1 g.  A hand's tremor must not delay the look, as it delays "still"."""
+        return t >= self._trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
 
     def _look_step(self, t, ax, ay, az):
         # type: (int, float, float, float) -> int
