@@ -1295,25 +1295,27 @@ class Detector:
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
-        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| fell from near the windup's top
-        to near the flight level within release_max_t; an arm swinging the burrito (a pump fake, vigorous handling)
-        sheds it slowly.  The fall is timed on the raw samples: the smoothed |a| that starts this test lags it."""
-        span = self._wind_peak - m
-        hi = self._wind_peak - 0.35 * span
-        lo = m + 0.35 * span
-        t_lo = -1
+        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| fell from the hand's last push
+        (the latest sample windup_drop above the level now, which may lie well below the windup's top: an arc's push
+        eases off before the release) to near the flight level within release_max_t; an arm swinging the burrito (a
+        pump fake, vigorous handling) sheds it slowly.  Timed on the raw samples: the smoothed |a| that starts this
+        test lags them."""
+        top = m + self.windup_drop
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - self.windup_timeout:
-            v = self._rm[j]
-            if v >= hi:
-                self._fall_t = t_lo
-                return t_lo >= 0 and t_lo - self._rt[j] <= self.release_max_t + (3 * self._dt) // 2
-            if v <= lo:
-                t_lo = self._rt[j]
+        while n < limit and self._rt[j] >= t - self.windup_timeout and self._rm[j] < top:
             j = (j - 1) % RING
             n += 1
+        if n >= limit or self._rm[j] < top:
+            return False
+        t_top = self._rt[j]
+        lo = m + 0.35 * (self._rm[j] - m)
+        while j != self._head:
+            j = (j + 1) % RING
+            if self._rm[j] <= lo:
+                self._fall_t = self._rt[j]
+                return self._rt[j] - t_top <= self.release_max_t + (3 * self._dt) // 2
         return False
 
     def _drop_onset(self):
