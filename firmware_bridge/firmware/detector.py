@@ -422,7 +422,8 @@ class Detector:
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev]
         self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset]
         self._pulse_samples = []  # type: list
-        j = (j + 1) % RING
+        if j != self._head:  # replay from the first sample of the contact (if the newest is below the walk-back
+            j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
         while True:
             self._pulse_step(self._rt[j], self._rx[j], self._ry[j], self._rz[j], self._rm[j])
             if j == self._head:
@@ -894,6 +895,11 @@ class Detector:
                 return
             if self._pulse is not None:
                 self._look = None  # a new contact: look again once it is over
+                return
+            if self._air_since is not None and self._air_since > self._contact_t0 \
+                    and t - self._air_since >= self.air_t_fall:
+                # it came off the contact and falls freely: no hand lets a burrito fall for 150 ms (11 cm) on a catch
+                self._decide(False, out)
                 return
             # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
             # threshold does not restart it)
