@@ -150,6 +150,7 @@ DEFAULTS = {
     "air_g": 0.6,
     "air_t": 20000,
     "air_t_fall": 150000,
+    "fell_t": 280000,  # free fall this long after a contact: off to the floor (a juggle's pop is back in <= 0.25 s)
     "hard_g": 6.0,  # a palm gives: no catch is this hard
     "sharp_g": 2.5,
     "sharp_fwhm": 8000,
@@ -897,8 +898,9 @@ class Detector:
                 self._look = None  # a new contact: look again once it is over
                 return
             if self._air_since is not None and self._air_since > self._contact_t0 \
-                    and t - self._air_since >= self.air_t_fall:
-                # it came off the contact and falls freely: no hand lets a burrito fall for 150 ms (11 cm) on a catch
+                    and t - self._air_since >= self.fell_t:
+                # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
+                # falling longer, it is on its way to the floor
                 self._decide(False, out)
                 return
             # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
