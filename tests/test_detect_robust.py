@@ -100,3 +100,40 @@ def test_free_fall_straight_out_of_rest_is_a_launch() -> None:
         m, missed, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
         kinds = [k for k, _ in m]
         assert "launch" in kinds and "impact" in kinds, (seed, missed)
+
+
+def _found(cond: physim.Condition, scenario: str, seed: int, kind: str) -> bool:
+    tr = physim.make_trace(scenario, seed, cond)
+    m, _, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+    return kind in [k for k, _ in m]
+
+
+def test_release_is_timed_from_the_hands_last_push_not_the_windups_top() -> None:
+    """An arc's push eases off (5.7 g -> 3.5 g here) before the fingers open; the fall that counts as a release is
+    from the last push to the flight level (a few ms), not from the windup's top, which took 50 ms."""
+    assert _found(physim.Condition(2.0, 200.0, 150.0, "pump", "rocking"), "throw_impact", 0, "launch")
+
+
+def test_release_timing_does_not_wait_for_the_smoothed_level() -> None:
+    """At 200 Hz the smoothed |a| falls below 2 g 45 ms after a 13 g release; the release is still found."""
+    assert _found(physim.Condition(2.0, 200.0, 150.0, "still", "rigid"), "throw_catch", 1, "launch")
+
+
+def test_a_slow_catch_found_by_the_jerk_change_point_is_a_catch() -> None:
+    """A 150 ms catch push is first seen by the jerk change-point while its newest sample is still small; its
+    pulse is that contact alone, not the whole sample ring back to the 4 g windup (which made it a 'hard impact')."""
+    assert _found(physim.Condition(2.0, 833.0, 150.0, "still", "rigid"), "throw_catch", 2, "catch")
+
+
+def test_a_hand_that_trembles_after_a_catch_does_not_delay_the_verdict() -> None:
+    """The look for a hand starts once the contact's ring is over, not after 250 ms of stillness (which a hand's
+    tremor keeps resetting): a catch held for a second is a catch, not an impact by the end of the trace."""
+    assert _found(physim.Condition(2.0, 833.0, 2.0, "still", "rigid"), "throw_catch", 2, "catch")
+
+
+def test_a_burrito_that_falls_freely_after_a_contact_was_not_caught() -> None:
+    """A body hit sends it to the floor: 280 ms of free fall after the contact makes it an impact, even when the
+    floor then rocks in the tremor band (6-14 Hz), which used to read as a holding hand."""
+    cond = physim.Condition(2.0, 833.0, 150.0, "still", "rocking")
+    assert _found(cond, "throw_impact", 1, "impact")
+    assert not _found(cond, "throw_impact", 1, "catch")
