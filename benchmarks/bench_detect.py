@@ -38,6 +38,7 @@ from firmware_bridge.traces import BURRITO_SCENARIOS, TOLERANCE_US, Trace, make_
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
 GOAL_KINDS = ("launch", "impact", "catch")
+GOAL = 0.97  # precision and recall of each goal kind, in every cell
 
 Counts = dict[str, list[Any]]  # kind -> [tp, fn, fp, [onset errors us]]
 
@@ -149,6 +150,11 @@ def report(res: dict[str, Any]) -> dict[str, Any]:
             k = summary["kinds"][kind]
             print(f"  worst cell for {kind}: precision {k['worst_precision'][0]:.3f} in {k['worst_precision'][1]}, "
                   f"recall {k['worst_recall'][0]:.3f} in {k['worst_recall'][1]}")
+    # the goal is per cell: count the cells where precision or recall is under it
+    for kind in GOAL_KINDS:
+        short = [cond.label() for cond, cc, _ in res["cells"] if kind in cc and min(_pr(cc[kind])) < GOAL]
+        summary["kinds"].setdefault(kind, {})["cells_under_goal"] = len(short)
+        print(f"  cells with {kind} precision or recall under {GOAL}: {len(short)} of {len(res['cells'])}")
     # per axis level: pool every cell at that level (more events than one cell, so the figures are steadier)
     print()
     print("per axis level (cells pooled), recall / precision of launch, impact, catch; phantom pickups; rest recall:")

@@ -30,9 +30,13 @@
 #           vector and is never a pickup.  Stamped at the first sample that
 #           left rest.  A trace that begins in a hand reports no pickup.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
-#           centripetal push) followed by an abrupt drop (within 40 ms, as
-#           fingers open; a swinging arm sheds it slowly) and >= 150 ms of a
-#           smooth signal with no contact.  The flight level is NOT assumed
+#           centripetal push) followed by an abrupt drop (from the hand's last
+#           push, >= 1 g above the flight level, within 12 ms plus 1.5 sample
+#           periods, timed on the raw samples: fingers open in 3-12 ms, a
+#           swinging arm sheds its push over >= 40 ms) and >= 150 ms of a
+#           smooth signal with no contact, whose |a| may fall by up to 1 g
+#           (drag as it slows) but never rises 0.5 g (a hand swinging it back
+#           up).  The flight level is NOT assumed
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
 #           the measured flight level.  A plain drop (|a| < 0.35 g and level
@@ -47,8 +51,11 @@
 #           the rise and extrapolating it back to zero force (at most 8 ms):
 #           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms) or
-#           lying still means "impact" -- still for 250 ms, then a 0.4 s look
+#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms), a free
+#           fall of 280 ms (it came off a body and falls to the floor; a
+#           juggle is back in the hand sooner) or
+#           lying still means "impact" -- once the contact's ring is over and
+#           it is supported near 1 g (or still for 250 ms), a 0.4 s look
 #           in two halves finds neither a hand's sustained tremor nor its slow
 #           sway (long averages, against the measured noise); being held (sustained tremor while
 #           supported for 200 ms, or moved away for 300 ms) with only soft
