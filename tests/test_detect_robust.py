@@ -137,3 +137,9 @@ def test_a_burrito_that_falls_freely_after_a_contact_was_not_caught() -> None:
     cond = physim.Condition(2.0, 833.0, 150.0, "still", "rocking")
     assert _found(cond, "throw_impact", 1, "impact")
     assert not _found(cond, "throw_impact", 1, "catch")
+
+
+def test_a_drop_from_a_swinging_hand_is_stamped_where_the_fall_levels_out() -> None:
+    """A hand swinging the burrito down passes through 0.2-0.5 g while it still holds it; the launch is the first
+    sample of the level free fall (70 ms later here), not the first dip under 0.5 g."""
+    assert _found(physim.Condition(2.0, 833.0, 150.0, "pump", "rocking"), "drop", 4, "launch")

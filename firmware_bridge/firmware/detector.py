@@ -1039,7 +1039,7 @@ class Detector:
             out.append((stamp, "pickup", round(self._mlp, 3)))
         self._initial = False
         self._pulse = None
-        self._launch(self._low_since, m, t, out)
+        self._launch(self._fall_onset(), m, t, out)
         return True
 
     def _max_m_since(self, t0):
@@ -1256,7 +1256,7 @@ class Detector:
                 if self._low_hi - self._low_lo > self.drop_range:
                     self._low_since = None  # an arm swinging down passes through low |a|; a free fall stays level
                 elif t - self._low_since >= self.drop_t:
-                    self._launch(self._low_since, m, t, out)
+                    self._launch(self._fall_onset(), m, t, out)
                     return
         elif m > self.drop_onset_g:
             self._low_since = None
@@ -1332,6 +1332,25 @@ class Detector:
                 self._fall_t = self._rt[j]
                 return self._rt[j] - t_top <= self.release_max_t + (3 * self._dt) // 2
         return False
+
+    def _fall_onset(self):
+        # type: () -> int
+        """First sample of a confirmed free fall: walk back over the samples whose |a| stays near the fall's level.
+        A hand swinging the burrito down before letting go passes through low |a| too (0.2-0.5 g, still held); the
+        fall begins where the reading settles on the level, not where it first dipped under drop_onset_g."""
+        level = 0.5 * (self._low_lo + self._low_hi) if self._low_hi >= 0.0 else self._rm[self._head]
+        tol = 0.5 * self.drop_range
+        j = self._head
+        stamp = self._rt[j]
+        n = 0
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= self._low_since:
+            if abs(self._rm[j] - level) > tol:
+                break
+            stamp = self._rt[j]
+            j = (j - 1) % RING
+            n += 1
+        return stamp
 
     def _drop_onset(self):
         # type: () -> int
