@@ -131,6 +131,7 @@ DEFAULTS = {
     "windup_drop": 1.0,
     "windup_flight_max": 1.5,
     "windup_timeout": 400000,
+    "release_look_t": 100000,  # the smoothed |a| ends the windup within ~50 ms of a release: look that far back
     "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
     "confirm_range": 1.0,  # |a| range in flight: drag of up to ~1 g at release decays towards 0 as it slows
@@ -1272,7 +1273,8 @@ class Detector:
             if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
+            if t - self._wind_t <= self.release_look_t and m <= self._wind_peak - self.windup_drop \
+                    and m <= self.windup_flight_max and self._abrupt(t, m):
                 self._cand = [t, 0.0, 0, 99.0, 0.0, self._fall_t]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -1319,7 +1321,7 @@ class Detector:
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - self.windup_timeout and self._rm[j] < top:
+        while n < limit and self._rt[j] >= t - self.release_look_t and self._rm[j] < top:
             j = (j - 1) % RING
             n += 1
         if n >= limit or self._rm[j] < top:
