@@ -131,6 +131,7 @@ DEFAULTS = {
     "windup_drop": 1.0,
     "windup_flight_max": 1.5,
     "windup_timeout": 400000,
+    "release_drop": 0.9,  # the fingers opening sheds the last push (>= 0.9 g above the flight level) within 12 ms
     "release_look_t": 100000,  # the smoothed |a| ends the windup within ~50 ms of a release: look that far back
     "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
@@ -1317,7 +1318,7 @@ class Detector:
         eases off before the release) to near the flight level within release_max_t; an arm swinging the burrito (a
         pump fake, vigorous handling) sheds it slowly.  Timed on the raw samples: the smoothed |a| that starts this
         test lags them."""
-        top = m + self.windup_drop
+        top = m + self.release_drop
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
