@@ -30,10 +30,11 @@
 #           vector and is never a pickup.  Stamped at the first sample that
 #           left rest.  A trace that begins in a hand reports no pickup.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
-#           centripetal push) followed by an abrupt drop (from the hand's last
-#           push, >= 1 g above the flight level, within 12 ms plus 1.5 sample
-#           periods, timed on the raw samples: fingers open in 3-12 ms, a
-#           swinging arm sheds its push over >= 40 ms) and >= 150 ms of a
+#           centripetal push) followed by an abrupt drop (|a| falls >= 0.8 g
+#           within 12 ms plus 1.5 sample periods, tracked on every raw sample:
+#           fingers open in 3-12 ms, a swinging arm sheds its push at <= 25
+#           g/s), then, within 200 ms (a fast throw's drag can hold |a| high
+#           that long), |a| <= 1.5 g and >= 150 ms of a
 #           smooth signal with no contact, whose |a| may fall by up to 1 g
 #           (drag as it slows) but never rises 0.5 g (a hand swinging it back
 #           up).  The flight level is NOT assumed
@@ -41,7 +42,8 @@
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
 #           the measured flight level.  A plain drop (|a| < 0.35 g and level
 #           within 0.2 g for 150 ms) is also a launch, even straight out of
-#           rest (a resting body cannot fall unless a still hand held it).
+#           rest (a resting body cannot fall unless a still hand held it),
+#           stamped where |a| settled on the fall's level.
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
 #           smooth, contacts are jerks), or a CUSUM change-point on the jerk
@@ -131,8 +133,8 @@ DEFAULTS = {
     "windup_drop": 1.0,
     "windup_flight_max": 1.5,
     "windup_timeout": 400000,
-    "release_drop": 0.9,  # the fingers opening sheds the last push (>= 0.9 g above the flight level) within 12 ms
-    "release_look_t": 100000,  # the smoothed |a| ends the windup within ~50 ms of a release: look that far back
+    "release_drop": 0.8,  # the fingers opening sheds at least this much of the hand's push within 12 ms
+    "release_look_t": 200000,  # a fast throw's drag (1-2 g) may keep |a| over windup_flight_max this long after the release
     "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
     "confirm_range": 1.0,  # |a| range in flight: drag of up to ~1 g at release decays towards 0 as it slows
@@ -238,6 +240,7 @@ class Detector:
         self._wind_t = 0
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, t_fall]
         self._fall_t = 0
+        self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
         self._low_since = None  # type: Any
         self._low_lo = 0.0
         self._low_hi = 0.0
@@ -1269,13 +1272,14 @@ class Detector:
                 self._wind_peak = m
             self._wind_t = t
             self._cand = None
+            self._track_release(t, m)
             return
         if self._wind_peak > 0.0 and self._cand is None:
+            self._track_release(t, m)
             if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if t - self._wind_t <= self.release_look_t and m <= self._wind_peak - self.windup_drop \
-                    and m <= self.windup_flight_max and self._abrupt(t, m):
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 self._cand = [t, 0.0, 0, 99.0, 0.0, self._fall_t]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -1313,28 +1317,28 @@ class Detector:
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
-        """Was the fall from the windup a release?  Fingers open in a few ms, so |a| fell from the hand's last push
-        (the latest sample windup_drop above the level now, which may lie well below the windup's top: an arc's push
-        eases off before the release) to near the flight level within release_max_t; an arm swinging the burrito (a
-        pump fake, vigorous handling) sheds it slowly.  Timed on the raw samples: the smoothed |a| that starts this
-        test lags them."""
-        top = m + self.release_drop
+        """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
+        release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
+        (the smoothed |a| that starts this test lags them).  An arm swinging the burrito (a pump fake, vigorous
+        handling) sheds its push at <= 25 g/s, never 0.5 g within 14 ms."""
+        return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
+
+    def _track_release(self, t, m):
+        # type: (int, float) -> None
+        """Note the newest abrupt fall: the highest |a| of the last release_max_t (+1.5 samples) against now."""
+        w = self.release_max_t + (3 * self._dt) // 2
+        hi = m
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - self.release_look_t and self._rm[j] < top:
+        while n < limit and self._rt[j] >= t - w:
+            if self._rm[j] > hi:
+                hi = self._rm[j]
             j = (j - 1) % RING
             n += 1
-        if n >= limit or self._rm[j] < top:
-            return False
-        t_top = self._rt[j]
-        lo = m + 0.35 * (self._rm[j] - m)
-        while j != self._head:
-            j = (j + 1) % RING
-            if self._rm[j] <= lo:
-                self._fall_t = self._rt[j]
-                return self._rt[j] - t_top <= self.release_max_t + (3 * self._dt) // 2
-        return False
+        if hi - m >= self.release_drop:
+            self._rel_t = t
+            self._fall_t = t
 
     def _fall_onset(self):
         # type: () -> int
