@@ -96,7 +96,7 @@ class TableBridge:
         self.record_latency = False
         self._last_publish = float("-inf")
         self._stable: Any = None
-        self._lobby_id: int | None = None
+        self._lobby: Any = None  # the lobby seen last, held so that a new one is never mistaken for it
         self._health_t = float("-inf")
         self._health: list[dict[str, Any]] = []
         self._dirty = True
@@ -224,8 +224,10 @@ class TableBridge:
         self._built = now
         self._last_publish = now
         lobby = app.lobby
-        if lobby is not None and id(lobby) != self._lobby_id:
-            self._lobby_id = id(lobby)
+        if lobby is not None and lobby is not self._lobby:
+            # compared by identity with a held reference: an id() of a lobby already freed can come back for the
+            # next one, and its phones would then keep their tokens
+            self._lobby = lobby
             self.book.new_session()  # back in the lobby: every phone of the last game must join again
             self.notes.clear()
         if app.live is not None and app.live is not self._live:
