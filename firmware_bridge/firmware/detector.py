@@ -238,8 +238,7 @@ class Detector:
         self._onset = 0
         self._wind_peak = 0.0
         self._wind_t = 0
-        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, t_fall]
-        self._fall_t = 0
+        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m]
         self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
         self._low_since = None  # type: Any
         self._low_lo = 0.0
@@ -1280,7 +1279,7 @@ class Detector:
                 self._wind_peak = 0.0
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
-                self._cand = [t, 0.0, 0, 99.0, 0.0, self._fall_t]
+                self._cand = [t, 0.0, 0, 99.0, 0.0]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
@@ -1320,7 +1319,7 @@ class Detector:
         """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
         release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
         (the smoothed |a| that starts this test lags them).  An arm swinging the burrito (a pump fake, vigorous
-        handling) sheds its push at <= 25 g/s, never 0.5 g within 14 ms."""
+        handling) sheds its push at <= 25 g/s: 0.35 g in 14 ms, never release_drop."""
         return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
 
     def _track_release(self, t, m):
@@ -1338,7 +1337,6 @@ class Detector:
             n += 1
         if hi - m >= self.release_drop:
             self._rel_t = t
-            self._fall_t = t
 
     def _fall_onset(self):
         # type: () -> int
