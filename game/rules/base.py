@@ -428,7 +428,9 @@ def overturn_target(state: Any, ev: Event, calls: tuple[str, ...]) -> int:
 
 def overturn_apply(state: Any, ev: Event, calls: tuple[str, ...], new_state: Callable[[Any], Any],
           advance: Callable[[Any, float], list[Cue]], step: Callable[[Any, Event], list[Cue]]) -> Event:
-    """Fold ``state`` again without the call ``ev`` overturns (in place); returns that call."""
+    """Fold ``state`` again without the call ``ev`` overturns (in place), and add it to ``state.overturned`` (its time,
+    kind, seat and burrito: what the standings and the replay show); returns that call."""
+    kept = list(state.overturned)  # the replay below starts from a fresh state, which has none
     i = overturn_target(state, ev, calls)
     history: History = state.history
     call = history[i]
@@ -446,6 +448,8 @@ def overturn_apply(state: Any, ev: Event, calls: tuple[str, ...], new_state: Cal
         setattr(state, name, getattr(fresh, name))
     state.t = ev["t"]
     state.history.append(ev)
+    named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
+    state.overturned = kept + [{"t": ev["t"], "call": call["event"], **named}]
     return call
 
 

@@ -575,9 +575,7 @@ def _move_text(state: State, ev: Event) -> str:
 def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     """T19: a challenge upheld against the table's block call (which No Bueno slammed first). The block is void: its
     No Bueno goes back to the blocker's hand; the card waits out what is left of its first window, or takes effect."""
-    kept = list(state.overturned)
     call = overturn_apply(state, ev, CALLS, new_state, advance, step)
-    state.overturned = kept + [{"t": t, "call": call["event"], "seat": call["seat"]}]
     cues.append(Cue(t, "say", f"OVERTURNED! Seat {call['seat']}'s No Bueno does not count: it goes back to the hand",
                     (call["seat"],)))
     for e in overturn_dropped(state):

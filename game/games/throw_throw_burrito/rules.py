@@ -553,10 +553,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     hit never landed, so its bruise goes back and its battle goes on."""
     before_bruises = list(state.rounds[-1].bruises)
     before_round, before_battles = state.round, len(state.battles)
-    kept = list(state.overturned)
     call = overturn_apply(state, ev, CALLS, new_state, advance, step)
-    named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
-    state.overturned = kept + [{"t": t, "call": call["event"], **named}]
     called = tuple(x for x in (call.get("seat"),) if x)
     cues.append(Cue(t, "say", f"OVERTURNED! {_call_text(call)}", called))
     if state.round == before_round:

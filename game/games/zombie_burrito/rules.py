@@ -781,10 +781,7 @@ def _on_overturn(state: State, ev: Event, t: float, cues: list[Cue]) -> None:
     last = state.battles[-1] if state.battles else None
     out_before = set(last.out) if last is not None else set()
     markers_before = dict(state.markers)
-    kept = list(state.overturned)
     call = overturn_apply(state, ev, CALLS, new_state, advance, step)
-    named: dict[str, Any] = {k: call[k] for k in ("seat", "burrito") if k in call}
-    state.overturned = kept + [{"t": t, "call": call["event"], **named}]
     called = tuple(x for x in (call.get("seat"),) if x)
     cues.append(Cue(t, "say", f"OVERTURNED! {_call_text(call)}", called))
     for team in TEAMS:
