@@ -27,7 +27,7 @@ import pytest
 
 from game.registry import lobby_choices
 from game.table.loop import MENU_ITEMS
-from game.table.scripted import TWELVE, Script, join_and_start, key_of, post, press, tap, until
+from game.table.scripted import TWELVE, Script, chord, join_and_start, press, tap, until
 
 CHOICES = [c for c, _ in lobby_choices()]
 SHUTDOWN = [k for k, _ in MENU_ITEMS].index("shutdown")
@@ -189,16 +189,6 @@ def test_non_neighbouring_panels_credit_the_hit_to_the_right_player(tmp_path: Pa
     hit = [e for e in s.events() if e["event"] == "hit"][0]
     assert hit["seat"] == 2 and hit["evidence"]["badge_device"] == "badge-3"
     assert s.app.state.rounds[0].bruises == [0, 1, 0]
-
-
-def chord(panel: int) -> Iterator[Any]:
-    """Hold BRAWL + WAR 5 s: the table menu."""
-    post(key_of(panel, "BRAWL"), True)
-    post(key_of(panel, "WAR"), True)
-    yield until(lambda app: app.menu_open, 6.0, "the menu")
-    post(key_of(panel, "BRAWL"), False)
-    post(key_of(panel, "WAR"), False)
-    yield 0.3
 
 
 def test_the_menu_back_restart_and_shut_down_cancelled_then_shut_down(tmp_path: Path) -> None:

@@ -78,6 +78,16 @@ def press(panel: int, button: str, hold: float = 0.12) -> Iterator[Any]:
     yield from tap(key_of(panel, button), hold)
 
 
+def chord(panel: int) -> Iterator[Any]:
+    """Hold BRAWL + WAR on a panel until the table menu opens, then let go."""
+    post(key_of(panel, "BRAWL"), True)
+    post(key_of(panel, "WAR"), True)
+    yield until(lambda app: app.menu_open, 6.0, "the menu")
+    post(key_of(panel, "BRAWL"), False)
+    post(key_of(panel, "WAR"), False)
+    yield 0.3
+
+
 @dataclass
 class Script:
     """One run of the table app; read ``failsafes``, ``questions``, ``journal_lengths`` and ``app`` afterwards."""
@@ -266,12 +276,7 @@ def soak(seed: int, table_s: float, stats: SoakStats, panels: int = 6) -> Callab
 
 
 def _menu_restart(panel: int) -> Iterator[Any]:
-    post(key_of(panel, "BRAWL"), True)
-    post(key_of(panel, "WAR"), True)
-    yield until(lambda app: app.menu_open, 6.0, "the menu")
-    post(key_of(panel, "BRAWL"), False)
-    post(key_of(panel, "WAR"), False)
-    yield 0.3
+    yield from chord(panel)
     yield from press(panel, "WAR")  # "Restart: new game"
     yield from press(panel, "SET")
     yield until(lambda app: app.live is None, 3.0, "the lobby")
