@@ -817,10 +817,7 @@ class Detector:
             self._mz = az
             self._var = 0.0
             self._mlp = m
-            self._trem = 0.0
-            self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-            self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-            self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            self._reset_tremor()  # the band-pass starts from this sample (the newest in the ring)
             self._lx = ax
             self._ly = ay
             self._lz = az
