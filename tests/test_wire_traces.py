@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections.abc import Iterator
 
@@ -208,3 +209,22 @@ def test_traces_push_reaches_a_running_table_through_its_parameter_file(tmp_path
     finally:
         host.stop()
         vt.stop()
+
+
+def test_a_parameter_file_caught_mid_write_is_not_reported_as_broken(tmp_path) -> None:
+    """A writer truncates the file, then writes it: a poll that lands in between sees an empty file. The host reads
+    the file only once its stat held still for one poll, so that moment is neither pushed nor counted as an error."""
+    watched = tmp_path / "detector-params.json"
+    host = DeviceHost(str(tmp_path / "tty"), PairingStore(tmp_path / "p.json"), params_path=watched)
+    watched.write_text("")
+    host._watch_params(watched)  # the poll that catches the truncated file
+    watched.write_text(json.dumps({"version": 7, "params": {"hard_g": 5.0}}))
+    os.utime(watched, ns=(1, 2))  # a different stat from the empty file's, whatever the clock's resolution
+    host._watch_params(watched)
+    assert host.counters["params_errors"] == 0 and host.params_error == ""
+    host._watch_params(watched)  # held still: read and pushed
+    assert host.counters["params_errors"] == 0 and host._config is not None and host._config[0] == 7
+    watched.write_text("{not json")
+    host._watch_params(watched)
+    host._watch_params(watched)
+    assert host.counters["params_errors"] == 1 and "not JSON" in host.params_error

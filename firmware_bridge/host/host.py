@@ -214,6 +214,7 @@ class DeviceHost:
         self.params_path = Path(params_path) if params_path is not None else None
         self.params_error = ""
         self._params_seen: tuple[int, int] | None = None
+        self._params_stat: tuple[int, int] | None = None  # the file's stat at the last poll
         self._params_next = 0.0
         path = default_status_path() if status_path is DEFAULT else status_path
         self.status = StatusWriter(path) if path is not None else None  # type: ignore[arg-type]
@@ -611,13 +612,17 @@ class DeviceHost:
             self._watch_params(self.params_path)
 
     def _watch_params(self, path: Path) -> None:
-        """Push the parameter file when it appears or changes; a bad file is reported, never raised."""
+        """Push the parameter file when it appears or changes; a bad file is reported, never raised.  A file is
+        read once its stat held still for one poll: an editor or `traces push` caught mid-write (truncated, not yet
+        written) is not a bad file."""
         try:
             st = path.stat()
         except OSError:
             return  # no file: the devices keep what they run
         seen = (st.st_mtime_ns, st.st_size)
-        if seen == self._params_seen:
+        settled = seen == self._params_stat
+        self._params_stat = seen
+        if seen == self._params_seen or not settled:
             return
         self._params_seen = seen
         try:
