@@ -151,3 +151,27 @@ def test_a_drop_from_a_swinging_hand_is_stamped_where_the_fall_levels_out() -> N
     """A hand swinging the burrito down passes through 0.2-0.5 g while it still holds it; the launch is the first
     sample of the level free fall (70 ms later here), not the first dip under 0.5 g."""
     assert _found(physim.Condition(2.0, 833.0, 150.0, "pump", "rocking"), "drop", 4, "launch")
+
+
+@pytest.mark.parametrize("rate", (833.0, 1666.0))
+def test_a_soft_catch_under_a_noisy_sensor_is_found_at_first_touch(rate: float) -> None:
+    """Under a 15 mg sensor the jerk is taken over a longer lag, so the noise's share of the change-point's allowance
+    stays at 2 g/s. Over 10 ms it was 7 g/s, as much as a 150 ms catch's own jerk, and such a catch was found only at
+    the arm's next push, 300 ms late."""
+    cond = physim.Condition(15.0, rate, 150.0, "still", "rocking")
+    assert [s for s in range(6) if not _found(cond, "throw_catch", s, "catch")] == []
+
+
+def test_an_arm_pushing_the_burrito_down_is_not_a_drop() -> None:
+    """A pump fake's arm drives the burrito down at 0.8 g for 150 ms: it reads a level 0.2 g, not the free fall's
+    drag and spin (under 0.15 g). It is no launch and no flight, so no catch follows."""
+    tr = physim.make_trace("handle_only", 2, physim.Condition(2.0, 1666.0, 2.0, "pump", "rigid"))
+    assert [e[1] for e in run(tr) if e[1] in ("launch", "catch")] == []
+
+
+@pytest.mark.parametrize(("noise", "handling"), ((15.0, "still"), (2.0, "pump")))
+def test_a_floor_rocking_hard_in_the_tremor_band_is_not_a_hand(noise: float, handling: str) -> None:
+    """A drop lands on a cushion that rocks at 6-14 Hz with 50-100 mg in the tremor band: more than a hand's
+    tremor (at most 35 mg peak), and its partial cycles move each half-look's mean. It is an impact, not a catch."""
+    cond = physim.Condition(noise, 200.0, 150.0 if handling == "still" else 2.0, handling, "rocking")
+    assert _found(cond, "drop", 1, "impact") and not _found(cond, "drop", 1, "catch")

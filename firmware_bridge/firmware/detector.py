@@ -40,14 +40,16 @@
 #           up).  The flight level is NOT assumed
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
-#           the measured flight level.  A plain drop (|a| < 0.35 g and level
+#           the measured flight level.  A plain drop (|a| < 0.2 g -- drag and
+#           a slow tumble; an arm driving it down reads more -- and level
 #           within 0.2 g for 150 ms) is also a launch, even straight out of
 #           rest (a resting body cannot fall unless a still hand held it),
 #           stamped where |a| settled on the fall's level.
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
 #           smooth, contacts are jerks), or a CUSUM change-point on the jerk
-#           above the flight's own (a slow, soft contact).  The contact's
+#           above the flight's own (a slow, soft contact; the jerk is taken
+#           over 10-40 ms, longer for a noisier part).  The contact's
 #           first sample is where the residual run began or the CUSUM last
 #           left zero, then refined by fitting the early, straight part of
 #           the rise and extrapolating it back to zero force (at most 8 ms):
@@ -59,7 +61,8 @@
 #           lying still means "impact" -- once the contact's ring is over and
 #           it is supported near 1 g (or still for 250 ms), a 0.4 s look
 #           in two halves finds neither a hand's sustained tremor nor its slow
-#           sway (long averages, against the measured noise); being held (sustained tremor while
+#           sway (long averages, against the measured noise; more band power
+#           than a hand's tremor, 60 mg, is a rocking surface); being held (sustained tremor while
 #           supported for 200 ms, or moved away for 300 ms) with only soft
 #           pulses means "catch" (a juggle counts).  A ring that dies away
 #           after a landing is not a hand.  Both are stamped at the first
@@ -107,6 +110,8 @@ DEFAULTS = {
     "trem_f0": 10.0,  # centre of the physiological tremor band (8-12 Hz)
     "trem_q": 2.0,  # band width f0/Q = 5 Hz: covers 8-12 Hz
     "trem_min": 0.004,  # weakest tremor taken as a hand (4 mg rms); the noise floor can raise it
+    "trem_max": 0.06,  # strongest hand tremor (vector rms in the band): physiological tremor peaks at <= 35 mg
+    # (Marsden et al. 1982); more than that in the band is a body rocking on a surface after a landing
     "trem_hold_t": 200000,  # tremor this long after a contact means a hand holds it (catch)
     "catch_sustain": 0.5,  # ... still at half its peak power: a landing's rocking (tau >= 0.15 s) has decayed more
     "trem_decay_frac": 0.1,  # tremor power below 10 % of its recent peak is a dying ring, not a hand
@@ -142,7 +147,7 @@ DEFAULTS = {
     "confirm_res": 0.2,
     "confirm_skip": 25000,
     "release_frac": 0.15,
-    "drop_g": 0.35,
+    "drop_g": 0.2,  # free fall reads drag and a slow tumble's w^2 r (< 0.15 g); a hand driving it down at 0.8 g reads more
     "drop_onset_g": 0.5,
     "drop_t": 150000,
     "drop_range": 0.2,
@@ -154,6 +159,8 @@ DEFAULTS = {
     "onset_res": 0.08,
     "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
+    "jerk_noise": 2.0,  # g/s: the sensor noise's share of that sum's allowance (sets the lag the jerk is taken over)
+    "jerk_lag_max": 40000,  # ... that lag at most: a 150 ms rise is still a straight line over it
     "jerk_h": 0.06,  # g: the jerk change-point sum that declares a contact (a 0.3 g rise in ~10-20 ms)
     "pulse_win": 60000,
     "pulse_gap": 30000,
@@ -171,6 +178,7 @@ DEFAULTS = {
     "look_sustain": 0.6,  # ... sustained: a ring's second half holds < 0.45 of its first (tau <= 0.5 s)
     "look_sway_k": 4.0,  # ... or the two halves' mean vectors differ by 4 noise sigmas: the hand's slow sway
     "look_sway_min": 0.004,  # ... and by 4 mg (0.23 deg): more than the sensor's bias drift over 0.4 s
+    "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
     "resolve_max": 3000000,
     "flight_max": 4000000,
     "post_hold_t": 300000,
@@ -206,6 +214,7 @@ class Detector:
         self._head = -1
         self._i1 = 0  # ring position of the sample ~self.lag1 ago
         self._i2 = 0  # ... ~self.lag2 ago
+        self._ij = 0  # ... ~_jerk_lag() ago: the jerk change-point's difference
         self._last_t = None  # type: Any
         self._dt = 0
         self._mlp = 1.0
@@ -382,6 +391,31 @@ class Detector:
             self._i1 = (self._i1 + 1) % RING
         while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - self.lag2:
             self._i2 = (self._i2 + 1) % RING
+
+    def _jerk_lag(self):
+        # type: () -> int
+        """Lag of the jerk's difference: noise adds sqrt(6) sigma / lag to it, so a noisy part takes it over a
+        longer lag (lag1 to jerk_lag_max) to keep that share at jerk_noise.  A slow contact's jerk is the slope
+        of a straight rise, the same over any lag shorter than the rise."""
+        lag = int(2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / self.jerk_noise)
+        if lag < self.lag1:
+            return self.lag1
+        if lag > self.jerk_lag_max:
+            return self.jerk_lag_max
+        return lag
+
+    def _advance_jerk_lag(self, t):
+        # type: (int) -> None
+        n = self._n if self._n < RING else RING
+        oldest = (self._head - n + 1) % RING
+        rt = self._rt
+        if (self._ij - oldest) % RING >= n:
+            self._ij = oldest
+        tq = t - self._jerk_lag()
+        while self._ij != self._head and rt[(self._ij + 1) % RING] <= tq:
+            self._ij = (self._ij + 1) % RING
+        while self._ij != oldest and rt[self._ij] > tq:  # the lag grew with the measured noise
+            self._ij = (self._ij - 1) % RING
 
     def _have_lags(self, t):
         # type: (int) -> bool
@@ -707,6 +741,7 @@ class Detector:
             t >= self._trem_block
             and self._supported()
             and self._trem >= self._trem_thr2
+            and self._trem <= self.trem_max * self.trem_max
         ):
             # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
             # fell below a fraction of its recent peak is a ring, not a hand
@@ -992,7 +1027,7 @@ class Detector:
         v = self.look_trem_min * self.look_trem_min
         if v > thr:
             thr = v
-        if pb >= thr and pb >= self.look_sustain * pa:
+        if thr <= pb <= self.trem_max * self.trem_max and pb >= self.look_sustain * pa:
             return 2
         dx = lk[7] / nb - lk[2] / na
         dy = lk[8] / nb - lk[3] / na
@@ -1000,6 +1035,10 @@ class Detector:
         thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
         if thr < self.look_sway_min:
             thr = self.look_sway_min
+        # more in the band than a hand's tremor is a body rocking at >= 6 Hz: it leaves part of a cycle in each
+        # half's mean, up to sqrt(2) rms / (pi f T) with T the half's length
+        if pa > self.trem_max * self.trem_max:
+            thr += self.look_ring_k * math.sqrt(pa)
         if dx * dx + dy * dy + dz * dz >= thr * thr:
             return 2
         return 1
@@ -1075,8 +1114,11 @@ class Detector:
         jerk finds it; the contact is stamped where the sum last left zero."""
         if not self._have_lags(t):
             return
-        i1 = self._i1
+        self._advance_jerk_lag(t)
+        i1 = self._ij
         dtl = t - self._rt[i1]
+        if dtl <= 0:
+            return
         dx = ax - self._rx[i1]
         dy = ay - self._ry[i1]
         dz = az - self._rz[i1]
