@@ -175,3 +175,12 @@ def test_a_floor_rocking_hard_in_the_tremor_band_is_not_a_hand(noise: float, han
     tremor (at most 35 mg peak), and its partial cycles move each half-look's mean. It is an impact, not a catch."""
     cond = physim.Condition(noise, 200.0, 150.0 if handling == "still" else 2.0, handling, "rocking")
     assert _found(cond, "drop", 1, "impact") and not _found(cond, "drop", 1, "catch")
+
+
+def test_a_quick_lift_braked_by_the_hand_is_a_pickup_not_a_fall() -> None:
+    """A hand snatches the burrito up and brakes the lift: |a| reads 0.35-0.6 g for 160 ms, then a 0.6 g jolt as
+    the rise stops. Only a free fall's level (< 0.2 g) ends in a bounce; this is a pickup, and the throw and
+    catch after it are found."""
+    tr = physim.make_trace("throw_catch", 0, physim.Condition(15.0, 200.0, 150.0, "still", "rocking"))
+    m, missed, false = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+    assert sorted(k for k, _ in m) == ["catch", "launch", "pickup"] and "bounce" not in [k for _, k in false]

@@ -29,6 +29,8 @@
 #           counts.  A body rocking on a soft surface swings about its rest
 #           vector and is never a pickup.  Stamped at the first sample that
 #           left rest.  A trace that begins in a hand reports no pickup.
+#           A contact after 150 ms of free fall (< 0.2 g: knocked off the
+#           table) is a "bounce"; a hand braking a quick lift reads more.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
 #           centripetal push) followed by an abrupt drop (|a| falls >= 0.8 g
 #           within 12 ms plus 1.5 sample periods, tracked on every raw sample:
@@ -239,6 +241,8 @@ class Detector:
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
         self._air_since = None  # type: Any
+        self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
+        self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
         self._air_ok = False
         self._last_res = 0.0
         self._state = ST_REST
@@ -530,6 +534,13 @@ class Detector:
                 self._air_ok = True
         else:
             self._air_since = None
+        if self._mlp < self.drop_g:
+            if self._fall_since is None:
+                self._fall_since = t
+        elif self._fall_since is not None:
+            if t - self._fall_since >= self.air_t_fall:
+                self._fall_end = t
+            self._fall_since = None
         a = self._alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
         # clamped (robust) mean and variance, so one big spike does not hide stillness for long
@@ -884,8 +895,11 @@ class Detector:
         if st == ST_MOVING:
             if self._moving_drop(t, m, out):
                 return
-            # not known to be in a hand: only a real fall (not a running dip) ends in a bounce
-            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall)
+            # not known to be in a hand: only a real fall ends in a bounce -- a free fall's level, not a running
+            # dip or a hand braking a quick lift (0.3-0.6 g)
+            fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
+                (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
+            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self._pulse is not None else None
             if pulse is not None:
                 out.append((pulse[0], "bounce", round(pulse[2], 3)))
                 self._moved = True
