@@ -184,3 +184,11 @@ def test_a_quick_lift_braked_by_the_hand_is_a_pickup_not_a_fall() -> None:
     tr = physim.make_trace("throw_catch", 0, physim.Condition(15.0, 200.0, 150.0, "still", "rocking"))
     m, missed, false = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
     assert sorted(k for k, _ in m) == ["catch", "launch", "pickup"] and "bounce" not in [k for _, k in false]
+
+
+def test_a_drop_from_a_hand_still_enough_to_read_as_rest_is_a_launch() -> None:
+    """Under a 15 mg sensor at 200 Hz a still hand's burrito reads as rest, and the noise ends that "rest" 260 ms
+    before the fingers open. Nothing pushed it from its rest vector in between (no knock, slide or tip), so the
+    level free fall is a launch and its landing an impact, not a knock's bounce."""
+    assert _found(physim.Condition(15.0, 200.0, 2.0, "still", "rocking"), "drop", 4, "launch")
+    assert _found(physim.Condition(15.0, 200.0, 2.0, "still", "rocking"), "drop", 4, "impact")

@@ -105,6 +105,9 @@ DEFAULTS = {
     "leave_dev": 0.06,  # leaving rest: the vector moved this far (floor; the noise floor can raise it)
     "leave_mean_dev": 0.03,  # ... or its 60 ms mean moved this far: above bias drift, below the gentlest lift (0.08 g)
     "fall_lead_t": 100000,  # a free fall that begins within this of leaving rest left it by falling (fingers opening)
+    "fall_push_dev": 0.15,  # ... or later, if nothing moved it this far from rest first: a knock pushes 0.3-0.8 g, a
+    # slide's friction reads 0.3-0.7 g and a tip over the edge turns the vector; a still hand's tremor and sway stay
+    # within 0.05 g (its noise can end a "rest" that was really a hand)
     "leave_onset_dev": 0.03,  # the pickup stamp walks back to the first sample this far from rest
     "mlp_tau": 15000,  # smoothed |a| for support and windup: shorter than a windup, longer than a jolt
     # --- tremor: the 8-12 Hz physiological tremor of a hand holding something
@@ -1085,9 +1088,11 @@ class Detector:
             # a level free fall straight out of rest: a body lying on a surface cannot fall unless a hand held it
             # (so still that it read as rest); a slide off the edge or a knock shows first, and a knock that could
             # throw it up pushes |a| above support_hi.  The pickup is the departure from rest before this one.
-            if not self._left_rest or self._low_since - self._state_t > self.fall_lead_t \
-                    or self._max_m_since(self._state_t - self.fall_lead_t) > self.support_hi:
+            if not self._left_rest or self._max_m_since(self._state_t - self.fall_lead_t) > self.support_hi:
                 return False
+            if self._low_since - self._state_t > self.fall_lead_t and \
+                    self._max_dev(self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev:
+                return False  # something pushed it off its rest before it fell: a knock, a slide, a tip
             stamp = self._prev_leave
         if not (self._initial and not self._was_still) and stamp is not None:
             out.append((stamp, "pickup", round(self._mlp, 3)))
@@ -1095,6 +1100,28 @@ class Detector:
         self._pulse = None
         self._launch(self._fall_onset(), m, t, out)
         return True
+
+    def _max_dev(self, t0, t1):
+        # type: (int, int) -> float
+        """Largest distance from the rest vector of the samples from t0 up to (not including) t1."""
+        rx = self._rest_vec[0]
+        ry = self._rest_vec[1]
+        rz = self._rest_vec[2]
+        j = self._head
+        n = 0
+        best = 0.0
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= t0:
+            if self._rt[j] < t1:
+                dx = self._rx[j] - rx
+                dy = self._ry[j] - ry
+                dz = self._rz[j] - rz
+                d = dx * dx + dy * dy + dz * dz
+                if d > best:
+                    best = d
+            j = (j - 1) % RING
+            n += 1
+        return math.sqrt(best)
 
     def _max_m_since(self, t0):
         # type: (int) -> float
