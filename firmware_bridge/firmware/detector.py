@@ -58,7 +58,7 @@
 #           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
 #           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms), a free
-#           fall of 280 ms (it came off a body and falls to the floor; a
+#           fall of 250 ms (it came off a body and falls to the floor; a
 #           juggle is back in the hand sooner) or
 #           lying still means "impact" -- once the contact's ring is over and
 #           it is supported near 1 g (or still for 250 ms), a 0.4 s look
@@ -173,7 +173,7 @@ DEFAULTS = {
     "air_g": 0.6,
     "air_t": 20000,
     "air_t_fall": 150000,
-    "fell_t": 280000,  # free fall this long after a contact: off to the floor (a juggle's pop is back in <= 0.25 s)
+    "fell_t": 250000,  # free fall this long after a contact: off to the floor (a juggle's pop is back in <= 0.25 s)
     "hard_g": 6.0,  # a palm gives: no catch is this hard
     "sharp_g": 2.5,
     "sharp_fwhm": 8000,
