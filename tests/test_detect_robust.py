@@ -199,3 +199,25 @@ def test_a_body_hit_low_on_the_legs_falls_to_the_floor_as_an_impact() -> None:
     slow tail of the floor's rocking (4 mg in the tremor band) does not make it a catch."""
     cond = physim.Condition(2.0, 833.0, 150.0, "still", "rocking")
     assert _found(cond, "throw_impact", 3, "impact") and not _found(cond, "throw_impact", 3, "catch")
+
+
+def test_a_plain_drop_that_falls_250_ms_lands_on_the_floor() -> None:
+    """Let go with no throw, it falls 0.4 s before it touches anything: it is past the hand that dropped it, and its
+    landing is an impact even though the floor's slow rocking (5 mg in the tremor band) lasts like a hand's."""
+    cond = physim.Condition(2.0, 200.0, 2.0, "still", "rocking")
+    assert _found(cond, "drop", 8, "impact") and not _found(cond, "drop", 8, "catch")
+
+
+def test_a_throw_whose_flight_is_confirmed_as_a_fall_can_still_be_caught() -> None:
+    """The drop rule above is for a fall with no windup: a throw (windup 2 g) whose flight the free-fall test
+    confirmed first is still a throw, and the hand that meets it 365 ms later catches it."""
+    assert _found(physim.Condition(2.0, 200.0, 150.0, "still", "rigid"), "throw_catch", 7, "catch")
+
+
+@pytest.mark.parametrize("rate", (200.0, 833.0))
+def test_a_very_still_hand_under_a_noisy_sensor_shows_its_sway_in_the_look(rate: float) -> None:
+    """A still hand's catch under a 15 mg sensor: its tremor is lost in the noise, but its slow sway moves the
+    look's second half 3.5 noise sigmas of the halves' means from its first (a body lying still does that 0.7 % of
+    the time)."""
+    assert _found(physim.Condition(15.0, rate, 2.0 if rate == 200.0 else 150.0, "still", "rocking"), "throw_catch", 6,
+                  "catch")

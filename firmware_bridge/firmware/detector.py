@@ -57,7 +57,9 @@
 #           the rise and extrapolating it back to zero force (at most 8 ms):
 #           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms), a free
+#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms), a first
+#           contact 250 ms after a plain drop (no windup: it fell past the
+#           hand that let go, to the floor), a free
 #           fall of 250 ms (it came off a body and falls to the floor; a
 #           juggle is back in the hand sooner) or
 #           lying still means "impact" -- once the contact's ring is over and
@@ -181,7 +183,7 @@ DEFAULTS = {
     "look_trem_k": 2.5,  # ... a hand: band power over the look above 2.5x the noise's (a long average: 3 sigma)
     "look_trem_min": 0.002,  # ... and above 2 mg rms: ~0.6x the weakest tremor (6 mg at 7.5 Hz) after the band-pass
     "look_sustain": 0.6,  # ... sustained: a ring's second half holds < 0.45 of its first (tau <= 0.5 s)
-    "look_sway_k": 4.0,  # ... or the two halves' mean vectors differ by 4 noise sigmas: the hand's slow sway
+    "look_sway_k": 3.5,  # ... or the two halves' mean vectors differ by 3.5 noise sigmas (a still body: 0.7 % chance)
     "look_sway_min": 0.004,  # ... and by 4 mg (0.23 deg): more than the sensor's bias drift over 0.4 s
     "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
     "resolve_max": 3000000,
@@ -246,6 +248,7 @@ class Detector:
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
+        self._dropped_t = -1  # stamp of the launch if it was a plain drop (no windup), else -1
         self._air_ok = False
         self._last_res = 0.0
         self._state = ST_REST
@@ -938,7 +941,9 @@ class Detector:
             if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
                 if self._contact_t0 != self._pulse[0]:
                     self._contact_t0 = self._pulse[0]
-                    self._hard = False
+                    # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
+                    # the floor (a juggle's pop is back in the hand sooner)
+                    self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
                     self._pending = []
                     self._look = None
                     self._go(ST_RESOLVE, t)
@@ -1471,6 +1476,9 @@ class Detector:
     def _launch(self, stamp, peak, t, out):
         # type: (int, float, int, list) -> None
         out.append((stamp, "launch", round(peak, 3)))
+        # a plain drop: a free fall with no windup in the windup_timeout before it (not a throw's release)
+        plain = self._cand is None and (self._wind_t == 0 or stamp - self._wind_t > self.windup_timeout)
+        self._dropped_t = stamp if plain else -1
         self._moved = True
         self._cand = None
         self._wind_peak = 0.0
