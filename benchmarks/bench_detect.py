@@ -157,7 +157,8 @@ def report(res: dict[str, Any]) -> dict[str, Any]:
         print(f"  cells with {kind} precision or recall under {GOAL}: {len(short)} of {len(res['cells'])}")
     # per axis level: pool every cell at that level (more events than one cell, so the figures are steadier)
     print()
-    print("per axis level (cells pooled), recall / precision of launch, impact, catch; phantom pickups; rest recall:")
+    print("per axis level (cells pooled), recall / precision of launch, impact, catch; phantom pickups; rest recall; "
+          "contact-onset |error| p95:")
     axes = {"noise_mg": lambda c: c.noise_mg, "rate_hz": lambda c: c.rate_hz, "rise_ms": lambda c: c.rise_ms,
             "handling": lambda c: c.handling, "surface": lambda c: c.surface}
     summary["levels"] = {}
@@ -174,7 +175,9 @@ def report(res: dict[str, Any]) -> dict[str, Any]:
                     p, r = _pr(acc[kind])
                     parts.append(f"{kind} {r:.3f}/{p:.3f}")
             rest_r = _pr(acc["rest"])[1] if "rest" in acc else float("nan")
-            print(f"  {name}={lvl!s:8} " + "  ".join(parts) + f"  phantom {phl[0]}  rest {rest_r:.3f}")
+            ons = [abs(e) / 1000.0 for k in ("impact", "catch") for e in acc.get(k, [0, 0, 0, []])[3]]
+            print(f"  {name}={lvl!s:8} " + "  ".join(parts) + f"  phantom {phl[0]}  rest {rest_r:.3f}"
+                  f"  onset p95 {pct(ons, 0.95):.1f} ms")
             summary["levels"][f"{name}={lvl}"] = {k: _pr(acc[k]) for k in acc}
     return summary
 
