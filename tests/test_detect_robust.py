@@ -221,3 +221,10 @@ def test_a_very_still_hand_under_a_noisy_sensor_shows_its_sway_in_the_look(rate:
     the time)."""
     assert _found(physim.Condition(15.0, rate, 2.0 if rate == 200.0 else 150.0, "still", "rocking"), "throw_catch", 6,
                   "catch")
+
+
+def test_a_tumbling_flight_whose_spin_reading_climbs_is_still_a_flight() -> None:
+    """A tumbling burrito's w^2 r swings as its spin axis wanders: here 0.24 -> 0.93 g within 150 ms of the release.
+    A rise of 0.5 g was taken for a hand swinging it back up; a flight may rise up to 0.8 g."""
+    cond = physim.Condition(2.0, 1666.0, 150.0, "still", "rigid")
+    assert _found(cond, "throw_catch", 1, "launch") and _found(cond, "throw_catch", 1, "catch")

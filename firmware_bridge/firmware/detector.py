@@ -38,8 +38,8 @@
 #           g/s), then, within 200 ms (a fast throw's drag can hold |a| high
 #           that long), |a| <= 1.5 g and >= 150 ms of a
 #           smooth signal with no contact, whose |a| may fall by up to 1 g
-#           (drag as it slows) but never rises 0.5 g (a hand swinging it back
-#           up).  The flight level is NOT assumed
+#           (drag as it slows) but never rises 0.8 g (a tumble's w^2 r swings
+#           by up to 0.7 g; a hand swinging it back up rises more).  The flight level is NOT assumed
 #           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
 #           ~1 g.  The release is stamped where |a| fell to within 15 % of
 #           the measured flight level.  A plain drop (|a| < 0.2 g -- drag and
@@ -150,7 +150,8 @@ DEFAULTS = {
     "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
     "confirm_range": 1.0,  # |a| range in flight: drag of up to ~1 g at release decays towards 0 as it slows
-    "confirm_rise": 0.5,  # |a| in flight falls (drag as it slows) or wobbles with spin (w^2 r against drag); a hand swinging it back up rises more
+    "confirm_rise": 0.8,  # |a| in flight falls (drag as it slows) or swings as a tumble moves the spin axis
+    # (physim: 0.24 -> 0.93 g in 150 ms); a hand swinging it back up rises more
     "confirm_res": 0.2,
     "confirm_skip": 25000,
     "release_frac": 0.15,
