@@ -6,6 +6,7 @@ differently from firmware_bridge.traces, so these rules are not tested on the si
 
 from __future__ import annotations
 
+import math
 import os
 
 import pytest
@@ -228,3 +229,44 @@ def test_a_tumbling_flight_whose_spin_reading_climbs_is_still_a_flight() -> None
     A rise of 0.5 g was taken for a hand swinging it back up; a flight may rise up to 0.8 g."""
     cond = physim.Condition(2.0, 1666.0, 150.0, "still", "rigid")
     assert _found(cond, "throw_catch", 1, "launch") and _found(cond, "throw_catch", 1, "catch")
+
+
+def _hard_catch(rate: float, peak_g: float) -> tuple[list[tuple[int, float, float, float]], int]:
+    """Held, a 6 g windup, 0.4 s of flight, a firm hand's peak_g stop over 30 ms, then held with a 15 mg tremor and a
+    slow sway. Returns the samples and the first touch."""
+    out = []
+    touch = 2_100_000
+    for i in range(int(3.2 * rate)):
+        t = int(i * 1e6 / rate)
+        s = t / 1e6
+        trem = 0.015 * math.sin(2 * math.pi * 9.5 * s) + 0.02 * math.sin(2 * math.pi * 0.7 * s)
+        if s < 0.8:
+            a = (0.0, 0.0, 1.0)
+        elif s < 1.5:
+            a = (trem, 0.0, 1.0 + trem)
+        elif s < 1.7:
+            a = (5.0 * math.sin(math.pi * (s - 1.5) / 0.4) + 1.0, 0.0, 1.0)
+        elif t < touch:
+            a = (0.1, 0.05, 0.0)
+        elif t < touch + 30_000:
+            a = (-peak_g * math.sin(math.pi * (t - touch) / 30_000), 0.0, 0.0)
+        else:
+            a = (trem, 0.0, 1.0 + trem)
+        out.append((t, *a))
+    return out, touch
+
+
+def test_a_firm_hand_stopping_a_fast_burrito_at_7_g_is_a_catch() -> None:
+    """A firm hand stops a 7 m/s burrito at 5-10 g (the blind simulator's physics); the palm limit is 8 g, so a 7 g
+    stop followed by a hand's tremor and sway is a catch, not a hit."""
+    samples, touch = _hard_catch(833.0, 7.0)
+    det = Detector("burrito")
+    found = [e for s in samples for e in det.feed(*s)] + det.flush()
+    assert [e[1] for e in found if abs(e[0] - touch) <= TOLERANCE_US["catch"]] == ["catch"], found
+
+
+def test_a_hard_floor_hit_after_a_body_hit_is_an_impact() -> None:
+    """Off a body it falls 0.5 s, spinning so that |a| never reads a free fall, and hits the floor at 6.7 g: a contact
+    that hard, longer after the first than a juggle's pop, is the floor, whatever the floor's rocking looks like."""
+    cond = physim.Condition(15.0, 200.0, 150.0, "still", "rocking")
+    assert _found(cond, "throw_impact", 3, "impact") and not _found(cond, "throw_impact", 3, "catch")

@@ -57,7 +57,8 @@
 #           the rise and extrapolating it back to zero force (at most 8 ms):
 #           a force rising over 150 ms is stamped at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 6 g, or >= 2.5 g and narrower than 8 ms), a first
+#           a hard pulse (>= 8 g, or >= 2.5 g and narrower than 8 ms; a later
+#           contact >= 6 g 250 ms after the first: the floor), a first
 #           contact 250 ms after a plain drop (no windup: it fell past the
 #           hand that let go, to the floor), a free
 #           fall of 250 ms (it came off a body and falls to the floor; a
@@ -177,7 +178,8 @@ DEFAULTS = {
     "air_t": 20000,
     "air_t_fall": 150000,
     "fell_t": 250000,  # free fall this long after a contact: off to the floor (a juggle's pop is back in <= 0.25 s)
-    "hard_g": 6.0,  # a palm gives: no catch is this hard
+    "hard_g": 8.0,  # a palm gives: no catch is this hard (a firm hand stopping a 7 m/s burrito: 5-10 g)
+    "floor_g": 6.0,  # a contact this hard fell_t or more after the first is the floor (a juggle is back sooner)
     "sharp_g": 2.5,
     "sharp_fwhm": 8000,
     "look_t": 400000,  # still after a contact: look this much longer (two halves) before calling it lying still
@@ -1306,6 +1308,9 @@ class Detector:
         if pm > self._contact_peak:
             self._contact_peak = pm
         if res >= self.hard_g or (res >= self.sharp_g and fwhm <= self.sharp_fwhm):
+            self._hard = True
+        # a later contact, longer after the first than a juggle's pop, as hard as a floor: off the body, down there
+        if t0 - self._contact_t0 >= self.fell_t and res >= self.floor_g:
             self._hard = True
         if t0 != self._contact_t0:
             self._pending.append((t0, "bounce", round(pm, 3)))
