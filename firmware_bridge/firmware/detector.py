@@ -31,47 +31,51 @@
 #           left rest.  A trace that begins in a hand reports no pickup.
 #           A contact after 150 ms of free fall (< 0.2 g: knocked off the
 #           table) is a "bounce"; a hand braking a quick lift reads more.
-#  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the arm's
-#           centripetal push) followed by an abrupt drop (|a| falls >= 0.8 g
-#           within 12 ms plus 1.5 sample periods, tracked on every raw sample:
-#           fingers open in 3-12 ms, a swinging arm sheds its push at <= 25
-#           g/s), then, within 200 ms (a fast throw's drag can hold |a| high
-#           that long), |a| <= 1.5 g and >= 150 ms of a
-#           smooth signal with no contact, whose |a| may fall by up to 1 g
-#           (drag as it slows) but never rises 0.8 g (a tumble's w^2 r swings
-#           by up to 0.7 g; a hand swinging it back up rises more).  The flight level is NOT assumed
-#           to be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
-#           ~1 g.  The release is stamped where |a| fell to within 15 % of
-#           the measured flight level.  A plain drop (|a| < 0.2 g -- drag and
-#           a slow tumble; an arm driving it down reads more -- and level
-#           within 0.2 g for 150 ms) is also a launch, even straight out of
-#           rest (a resting body cannot fall unless a still hand held it),
-#           stamped where |a| settled on the fall's level.
+#  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the
+#           arm's centripetal push) followed by an abrupt drop (|a|
+#           falls >= 0.8 g within 12 ms plus 1.5 sample periods, tracked
+#           on every raw sample: fingers open in 3-12 ms, a swinging arm
+#           sheds its push at <= 25 g/s), then, within 200 ms (a fast
+#           throw's drag can hold |a| high that long), |a| <= 1.5 g and
+#           >= 150 ms of a smooth signal with no contact, whose |a| may
+#           fall by up to 1 g (drag as it slows) but never rises 0.8 g
+#           (a tumble's w^2 r swings by up to 0.7 g; a hand swinging it
+#           back up rises more).  The flight level is NOT assumed to be
+#           0 g: a spinning burrito reads w^2 r (+ drag) which can be ~1
+#           g.  The release is stamped where |a| fell to within 15 % of
+#           the measured flight level.  A plain drop (|a| < 0.2 g --
+#           drag and a slow tumble; an arm driving it down reads more --
+#           and level within 0.2 g for 150 ms) is also a launch, even
+#           straight out of rest (a resting body cannot fall unless a
+#           still hand held it), stamped where |a| settled on the fall's
+#           level.
 #  FLIGHT   contact = the residual of a linear extrapolation from the
 #           samples 20 ms and 10 ms ago exceeds 0.3 g (spin and drag are
-#           smooth, contacts are jerks), or a CUSUM change-point on the jerk
-#           above the flight's own (a slow, soft contact; the jerk is taken
-#           over 10-40 ms, longer for a noisier part).  The contact's
-#           first sample is where the residual run began or the CUSUM last
-#           left zero, then refined by fitting the early, straight part of
-#           the rise and extrapolating it back to zero force (at most 8 ms):
-#           a force rising over 150 ms is stamped at first touch.
+#           smooth, contacts are jerks), or a CUSUM change-point on the
+#           jerk above the flight's own (a slow, soft contact; the jerk
+#           is taken over 10-40 ms, longer for a noisier part).  The
+#           contact's first sample is where the residual run began or
+#           the CUSUM last left zero, then refined by fitting the early,
+#           straight part of the rise and extrapolating it back to zero
+#           force (at most 8 ms): a force rising over 150 ms is stamped
+#           at first touch.
 #  RESOLVE  after the first contact we wait to see how the flight ends:
-#           a hard pulse (>= 8 g, or >= 2.5 g and narrower than 8 ms; a later
-#           contact >= 6 g 250 ms after the first: the floor), a first
-#           contact 250 ms after a plain drop (no windup: it fell past the
-#           hand that let go, to the floor), a free
-#           fall of 250 ms (it came off a body and falls to the floor; a
-#           juggle is back in the hand sooner) or
-#           lying still means "impact" -- once the contact's ring is over and
-#           it is supported near 1 g (or still for 250 ms), a 0.4 s look
-#           in two halves finds neither a hand's sustained tremor nor its slow
-#           sway (long averages, against the measured noise; more band power
-#           than a hand's tremor, 60 mg, is a rocking surface); being held (sustained tremor while
-#           supported for 200 ms, or moved away for 300 ms) with only soft
-#           pulses means "catch" (a juggle counts).  A ring that dies away
-#           after a landing is not a hand.  Both are stamped at the first
-#           contact.  Contacts after an impact are "bounce".
+#           a hard pulse (>= 8 g, or >= 2.5 g and narrower than 8 ms; a
+#           later contact >= 6 g 250 ms after the first: the floor), a
+#           first contact 250 ms after a plain drop (no windup: it fell
+#           past the hand that let go, to the floor), a free fall of 250
+#           ms (it came off a body and falls to the floor; a juggle is
+#           back in the hand sooner) or lying still means "impact" --
+#           once the contact's ring is over and it is supported near 1 g
+#           (or still for 250 ms), a 0.4 s look in two halves finds
+#           neither a hand's sustained tremor nor its slow sway (long
+#           averages, against the measured noise; more band power than a
+#           hand's tremor, 60 mg, is a rocking surface); being held
+#           (sustained tremor while supported for 200 ms, or moved away
+#           for 300 ms) with only soft pulses means "catch" (a juggle
+#           counts).  A ring that dies away after a landing is not a
+#           hand.  Both are stamped at the first contact.  Contacts
+#           after an impact are "bounce".
 #  POST     after an impact: bounces, then "rest", or "pickup" if a hand
 #           moves it before it lies still (the same rule as MOVING, against
 #           the vector it settled to).
