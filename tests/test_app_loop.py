@@ -3,6 +3,7 @@ resuming a journaled game."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -145,6 +146,9 @@ def test_the_lobby_offers_every_unfinished_game_newest_first_and_resumes_the_one
             assert view.screen == "resume" and view.cursor == 0 and view.sub == ""
             assert view.options[0].startswith("Throw Throw Burrito - 4 seats - started today ")
             assert view.options[1].startswith("Zombie Burrito - 4 seats - started today ")
+            # how far each got: the Zombie game was set up and left before anything was played
+            assert re.search(r" - \d+ events?$", view.options[0]), view.options[0]
+            assert view.options[1].endswith(" - nothing played yet"), view.options[1]
             for button in ("WAR", "SET"):
                 press(rig, 3, button, True)
                 run(again, clock, 0.1, speed=0)

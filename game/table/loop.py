@@ -522,7 +522,8 @@ def resume_label(setup: dict[str, Any], events: int, started: float, now: float)
     title = GAMES[name].title if name in GAMES else name
     seats = setup.get("seats")
     where = f"{counted(seats, 'seat')} - " if isinstance(seats, int) else ""
-    return f"{title} - {where}started {started_when(started, now)} - {counted(events, 'event')}"
+    played = counted(events, "event") if events else "nothing played yet"
+    return f"{title} - {where}started {started_when(started, now)} - {played}"
 
 
 def started_when(started: float, now: float) -> str:
