@@ -306,6 +306,8 @@ class Detector:
         # the steady look after a contact: [t0, n_a, sx_a, sy_a, sz_a, e_a, n_b, sx_b, sy_b, sz_b, e_b]
         self._look = None  # type: Any
         self._left_rest = False  # MOVING began by leaving a rest (not at the trace's start)
+        self._from_rest_for = None  # type: Any  # the fall (its _low_since) that _from_rest judged
+        self._from_rest = False  # ... whether it fell straight out of rest, from a hand that read as rest
         self._last_leave = None  # type: Any  # onset of the latest departure from rest
         self._prev_leave = None  # type: Any  # ... and of the one before it
         self._leave_mean2 = 0.0
@@ -1100,11 +1102,17 @@ class Detector:
             # a level free fall straight out of rest: a body lying on a surface cannot fall unless a hand held it
             # (so still that it read as rest); a slide off the edge or a knock shows first, and a knock that could
             # throw it up pushes |a| above support_hi.  The pickup is the departure from rest before this one.
-            if not self._left_rest or self._max_m_since(self._state_t - self.fall_lead_t) > self.support_hi:
+            if self._from_rest_for != self._low_since:
+                # judged once per fall (both walks cover the ring back to the rest): the samples since are the
+                # fall's own, under drop_g, and change neither answer
+                self._from_rest_for = self._low_since
+                self._from_rest = self._left_rest and \
+                    self._max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
+                        # something pushed it off its rest before it fell: a knock, a slide, a tip
+                        self._low_since - self._state_t > self.fall_lead_t
+                        and self._max_dev(self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev)
+            if not self._from_rest:
                 return False
-            if self._low_since - self._state_t > self.fall_lead_t and \
-                    self._max_dev(self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev:
-                return False  # something pushed it off its rest before it fell: a knock, a slide, a tip
             stamp = self._prev_leave
         if not (self._initial and not self._was_still) and stamp is not None:
             out.append((stamp, "pickup", round(self._mlp, 3)))
