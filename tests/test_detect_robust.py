@@ -270,3 +270,28 @@ def test_a_hard_floor_hit_after_a_body_hit_is_an_impact() -> None:
     that hard, longer after the first than a juggle's pop, is the floor, whatever the floor's rocking looks like."""
     cond = physim.Condition(15.0, 200.0, 150.0, "still", "rocking")
     assert _found(cond, "throw_impact", 3, "impact") and not _found(cond, "throw_impact", 3, "catch")
+
+
+@pytest.mark.parametrize(("cond", "scenario", "seed"), (
+    (physim.Condition(2.0, 200.0, 150.0, "pump", "rigid"), "throw_impact", 10),
+    (physim.Condition(2.0, 200.0, 2.0, "pump", "rigid"), "handle_only", 4),
+))
+def test_a_pump_fakes_reversal_is_no_release_once_the_arm_pushes_again(
+        cond: physim.Condition, scenario: str, seed: int) -> None:
+    """A pump fake's arm reverses from 4 g fast enough (60 g/s) to pass for fingers opening, then pushes the
+    burrito up to 2.3 g again and lets it sag to 0.3-0.5 g for 150 ms. |a| climbing back more than a flight's tumble
+    swings (0.8 g) after the fall means the hand still had it: no launch until the real release."""
+    tr = physim.make_trace(scenario, seed, cond)
+    found = run(tr)
+    launches = [t for t, k in tr.truth if k == "launch"]
+    assert [e for e in found if e[1] == "launch" and (not launches or e[0] < launches[0] - TOLERANCE_US["launch"])] == []
+    if launches:
+        assert _found(cond, scenario, seed, "launch") and _found(cond, scenario, seed, "impact")
+
+
+def test_a_catch_whose_arm_was_still_braking_as_the_look_began_is_a_catch() -> None:
+    """A 150 ms catch, then the arm brakes the burrito for 150 ms: the band-pass still rings from the brake as the
+    look begins (68 mg in its first half, 13 mg of tremor in its second). A fall like that is a ring dying away or a
+    hand that had not settled, so the look goes on half by half; the tremor holds and it is a catch."""
+    cond = physim.Condition(2.0, 200.0, 150.0, "still", "rigid")
+    assert _found(cond, "throw_catch", 9, "catch") and not _found(cond, "throw_catch", 9, "impact")

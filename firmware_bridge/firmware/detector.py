@@ -35,7 +35,9 @@
 #           arm's centripetal push) followed by an abrupt drop (|a|
 #           falls >= 0.8 g within 12 ms plus 1.5 sample periods, tracked
 #           on every raw sample: fingers open in 3-12 ms, a swinging arm
-#           sheds its push at <= 25 g/s), then, within 200 ms (a fast
+#           sheds its push at <= 25 g/s) that |a| does not climb back 0.8
+#           g from (an arm reversing a pump fake sheds its push as fast,
+#           then pushes again), then, within 200 ms (a fast
 #           throw's drag can hold |a| high that long), |a| <= 1.5 g and
 #           >= 150 ms of a smooth signal with no contact, whose |a| may
 #           fall by up to 1 g (drag as it slows) but never rises 0.8 g
@@ -70,7 +72,9 @@
 #           (or still for 250 ms), a 0.4 s look in two halves finds
 #           neither a hand's sustained tremor nor its slow sway (long
 #           averages, against the measured noise; more band power than a
-#           hand's tremor, 60 mg, is a rocking surface); being held
+#           hand's tremor, 60 mg, is a rocking surface; a tremor that fell
+#           between the halves, a ring dying away or a hand still settling
+#           the catch, looks on half by half for up to 0.4 s); being held
 #           (sustained tremor while supported for 200 ms, or moved away
 #           for 300 ms) with only soft pulses means "catch" (a juggle
 #           counts).  A ring that dies away after a landing is not a
@@ -192,6 +196,7 @@ DEFAULTS = {
     "look_sustain": 0.6,  # ... sustained: a ring's second half holds < 0.45 of its first (tau <= 0.5 s)
     "look_sway_k": 3.5,  # ... or the two halves' mean vectors differ by 3.5 noise sigmas (a still body: 0.7 % chance)
     "look_sway_min": 0.004,  # ... and by 4 mg (0.23 deg): more than the sensor's bias drift over 0.4 s
+    "look_more_t": 400000,  # ... a tremor that fell between the halves: look on, half by half, this much longer
     "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
     "resolve_max": 3000000,
     "flight_max": 4000000,
@@ -266,6 +271,7 @@ class Detector:
         self._wind_t = 0
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m]
         self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
+        self._rel_lo = 0.0  # the lowest |a| since it
         self._low_since = None  # type: Any
         self._low_lo = 0.0
         self._low_hi = 0.0
@@ -1033,7 +1039,9 @@ class Detector:
         noisy sensor, where the 50 ms tremor estimate cannot be."""
         lk = self._look
         if lk is None:
-            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0]
+            # per half: [start] count, sums of ax, ay, az and of band energy; then the look's own start and the
+            # most band power of any first half it has slid past (a ring it has seen)
+            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, t, 0.0]
             return 0
         i = 1 if t - lk[0] < self.look_t // 2 else 6
         lk[i] += 1
@@ -1043,12 +1051,20 @@ class Detector:
         lk[i + 4] += self._bpe
         if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
             return 0
+        v = self._look_verdict(lk)
+        if v == 3:
+            if t - lk[11] < self.look_t + self.look_more_t:
+                # the second half becomes the first: was the first only the tail of the catch's own motion?
+                self._look = [t - self.look_t // 2, lk[6], lk[7], lk[8], lk[9], lk[10], 0, 0.0, 0.0, 0.0, 0.0, lk[11],
+                              max(lk[12], lk[5] / lk[1])]
+                return 0
+            v = 1
         self._look = None
-        return self._look_verdict(lk)
+        return v
 
     def _look_verdict(self, lk):
         # type: (list) -> int
-        """1 = lying still, 2 = held, from a look's two halves (see _look_step)."""
+        """1 = lying still, 2 = held, 3 = look on (a tremor that fell), from a look's two halves (see _look_step)."""
         na = lk[1]
         nb = lk[6]
         pa = lk[5] / na
@@ -1058,7 +1074,8 @@ class Detector:
         v = self.look_trem_min * self.look_trem_min
         if v > thr:
             thr = v
-        if thr <= pb <= self.trem_max * self.trem_max and pb >= self.look_sustain * pa:
+        held = thr <= pb <= self.trem_max * self.trem_max
+        if held and pb >= self.look_sustain * pa:
             return 2
         dx = lk[7] / nb - lk[2] / na
         dy = lk[8] / nb - lk[3] / na
@@ -1068,11 +1085,13 @@ class Detector:
             thr = self.look_sway_min
         # more in the band than a hand's tremor is a body rocking at >= 6 Hz: it leaves part of a cycle in each
         # half's mean, up to sqrt(2) rms / (pi f T) with T the half's length
-        if pa > self.trem_max * self.trem_max:
+        if pa > self.trem_max * self.trem_max or lk[12] > self.trem_max * self.trem_max:
             thr += self.look_ring_k * math.sqrt(pa)
         if dx * dx + dy * dy + dz * dz >= thr * thr:
             return 2
-        return 1
+        # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
+        # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
+        return 3 if held else 1
 
     def _moving_drop(self, t, m, out):
         # type: (int, float, list) -> bool
@@ -1421,8 +1440,9 @@ class Detector:
         # type: (int, float) -> bool
         """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
         release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
-        (the smoothed |a| that starts this test lags them).  An arm swinging the burrito (a pump fake, vigorous
-        handling) sheds its push at <= 25 g/s: 0.35 g in 14 ms, never release_drop."""
+        (the smoothed |a| that starts this test lags them).  An arm swinging the burrito sheds its push at <= 25
+        g/s: 0.35 g in 14 ms, never release_drop.  An arm reversing a hard pump fake can shed it at 60 g/s, but then
+        pushes again: a fall that |a| climbs back from is dropped (_track_release)."""
         return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
 
     def _track_release(self, t, m):
@@ -1440,6 +1460,14 @@ class Detector:
             n += 1
         if hi - m >= self.release_drop:
             self._rel_t = t
+            self._rel_lo = m
+        elif self._rel_t >= 0:
+            # |a| back up by more than a flight's tumble swings: the hand still pushes it (an arm reversing a pump
+            # fake sheds its push as fast as fingers open, then pushes again), so that fall was no release
+            if m < self._rel_lo:
+                self._rel_lo = m
+            elif m - self._rel_lo > self.confirm_rise:
+                self._rel_t = -1
 
     def _fall_onset(self):
         # type: () -> int
