@@ -332,14 +332,18 @@ class _World:
         n = int(dur * SIM_HZ)
         for i in range(n):
             k = i / n
-            s = 0.5 - 0.5 * math.cos(math.pi * k)
+            # a reach is a minimum-jerk path (Flash and Hogan 1985): it ends at rest with no acceleration left. A
+            # cosine path ends braking at its hardest (drop (pi / dur)^2 / 2, up to 1 g), and the table below, which
+            # takes the weight with no contact force, would then cut that push off within one step
+            s = k * k * k * (10.0 - 15.0 * k + 6.0 * k * k)
+            ds = 30.0 * k * k * (1.0 - k) * (1.0 - k) / dur
             tgt = _v_add(start, (0.0, 0.0, -drop * s))
-            tv = (0.0, 0.0, -drop * 0.5 * math.pi * math.sin(math.pi * k) / dur)
+            tv = (0.0, 0.0, -drop * ds)
             # setting it down, the hand stops swinging it: the sway fades out with the lowering, so it reaches the
             # table at rest in the hand (a table that stopped a body still swinging at up to 1.5 m/s would be an
             # impact, yet the table below takes the weight with no contact force at all)
             self.hand.sway_gain = 1.0 - s
-            self.hand.sway_rate = -0.5 * math.pi * math.sin(math.pi * k) / dur
+            self.hand.sway_rate = -ds
             self.b.step(self.hand.force(self.b, tgt, tv))
         self.hand.sway_gain, self.hand.sway_rate = 0.0, 0.0
         # on the table: the table takes the weight as the fingers open over 50-150 ms (no jolt: it is already there)

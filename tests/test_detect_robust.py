@@ -295,3 +295,40 @@ def test_a_catch_whose_arm_was_still_braking_as_the_look_began_is_a_catch() -> N
     hand that had not settled, so the look goes on half by half; the tremor holds and it is a catch."""
     cond = physim.Condition(2.0, 200.0, 150.0, "still", "rigid")
     assert _found(cond, "throw_catch", 9, "catch") and not _found(cond, "throw_catch", 9, "impact")
+
+
+def _calls(tr: Trace) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(missed truths, false detections) of launch, impact and catch."""
+    _, missed, false = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+    goal = ("launch", "impact", "catch")
+    return [e for e in missed if e[1] in goal], [e for e in false if e[1] in goal]
+
+
+@pytest.mark.parametrize(("cond", "seed"), (
+    (physim.Condition(2.0, 200.0, 2.0, "pump", "rocking"), 0),
+    (physim.Condition(2.0, 200.0, 2.0, "still", "rigid"), 10),
+    (physim.Condition(15.0, 833.0, 2.0, "pump", "rocking"), 6),
+))
+def test_a_set_down_is_no_launch(cond: physim.Condition, seed: int) -> None:
+    """Put down by hand and left: no launch, impact or catch (physim's set-down is a minimum-jerk reach, which ends
+    with no push left for the table to cut off)."""
+    tr = physim.make_trace("handle_only", seed, cond)
+    assert _calls(tr) == ([], [])
+
+
+def test_physim_set_down_ends_with_no_push_left() -> None:
+    """A reach ends at rest with no acceleration (Flash and Hogan 1985), so the hand's push is gone by the time the
+    table takes the weight: the reading never steps by more than 0.15 g in one 0.2 ms simulation step of a set-down
+    (a cosine path ended braking at up to 1 g, cut off in one step when the table took over)."""
+    worst = 0.0
+    for seed in range(6):
+        for handling in ("still", "normal", "pump"):
+            cond = physim.Condition(2.0, 833.0, 2.0, handling, "rigid")
+            w = physim._World(physim.random.Random(seed), cond)
+            w.hold(0.6)
+            n0 = len(w.b.true_f)
+            w.settle_after_landing = lambda: None  # type: ignore[method-assign]  # the landing's own ring aside
+            w.put_down()
+            mags = [math.sqrt(f[0] ** 2 + f[1] ** 2 + f[2] ** 2) for f in w.b.true_f[n0:]]
+            worst = max([worst] + [abs(b - a) for a, b in zip(mags, mags[1:])])
+    assert worst <= 0.15, worst
