@@ -273,6 +273,7 @@ class Detector:
         self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
         self._rel_lo = 0.0  # the lowest |a| since it
         self._low_since = None  # type: Any
+        self._low_in = 0  # the first sample of that low stretch under drop_g
         self._low_lo = 0.0
         self._low_hi = 0.0
         self._state_t = 0
@@ -1093,20 +1094,24 @@ class Detector:
         # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
         return 3 if held else 1
 
-    def _moving_drop(self, t, m, out):
-        # type: (int, float, list) -> bool
-        """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
-        held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
+    def _level_fall(self, t, m):
+        # type: (int, float) -> bool
+        """A plain drop's free fall: |a| under drop_g, level within drop_range (an arm swinging it down passes
+        through low |a|; a free fall stays level), for drop_t counted from the first sample under drop_g: an arm
+        braking a pump fake eases |a| down through 0.5-0.2 g over 100 ms while it still holds it.  When fingers
+        were seen opening as the stretch began (an abrupt fall, _track_release), it is counted from there, where
+        |a| first dipped under drop_onset_g: a flight's drag and tumble can hold it over drop_g for a while."""
         if m >= self.drop_g:
             if m > self.drop_onset_g:
                 self._low_since = None
             return False
         if self._low_since is None:
             self._low_since = self._drop_onset()
+            self._low_in = t
             self._low_lo = 99.0
             self._low_hi = -1.0
             return False
-        if t - self._low_since >= self.confirm_skip:
+        if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
             if m < self._low_lo:
                 self._low_lo = m
             if m > self._low_hi:
@@ -1114,7 +1119,16 @@ class Detector:
         if self._low_hi - self._low_lo > self.drop_range:
             self._low_since = None
             return False
-        if t - self._low_since < self.drop_t:
+        start = self._low_in
+        if self._rel_t >= self._low_since - self.release_max_t:
+            start = self._low_since
+        return t - start >= self.drop_t
+
+    def _moving_drop(self, t, m, out):
+        # type: (int, float, list) -> bool
+        """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
+        held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
+        if not self._level_fall(t, m):
             return False
         stamp = self._onset
         if self._low_since - self._state_t < self.held_guess_t:
@@ -1368,22 +1382,10 @@ class Detector:
             self._to_rest(t, out)
             return
         # plain drop: free fall that outlasts a running stride's dip
-        if m < self.drop_g and self._cand is None:
-            if self._low_since is None:
-                self._low_since = self._drop_onset()
-                self._low_lo = 99.0
-                self._low_hi = -1.0
-            else:
-                if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
-                    if m < self._low_lo:
-                        self._low_lo = m
-                    if m > self._low_hi:
-                        self._low_hi = m
-                if self._low_hi - self._low_lo > self.drop_range:
-                    self._low_since = None  # an arm swinging down passes through low |a|; a free fall stays level
-                elif t - self._low_since >= self.drop_t:
-                    self._launch(self._fall_onset(), m, t, out)
-                    return
+        if self._cand is None:
+            if self._level_fall(t, m):
+                self._launch(self._fall_onset(), m, t, out)
+                return
         elif m > self.drop_onset_g:
             self._low_since = None
         if self._mlp >= self.windup_g:
