@@ -312,6 +312,14 @@ def test_an_arm_easing_the_burrito_down_is_not_a_drop() -> None:
     assert _calls(tr) == ([], [])
 
 
+def test_a_floor_landing_during_the_look_restarts_it() -> None:
+    """Off a body it spins to the floor at 0.9-1.1 g (never a free fall, so the floor is no new contact) and lands on
+    another face. The look's halves, and the moved-away test, then compared the two faces and saw a hand; a jolt
+    restarts both, and lying still on the floor is an impact."""
+    tr = physim.make_trace("throw_impact", 0, physim.Condition(15.0, 200.0, 2.0, "still", "rigid"))
+    assert _calls(tr) == ([], [])
+
+
 @pytest.mark.parametrize(("cond", "seed"), (
     (physim.Condition(2.0, 200.0, 2.0, "pump", "rocking"), 0),
     (physim.Condition(2.0, 200.0, 2.0, "still", "rigid"), 10),

@@ -69,7 +69,9 @@
 #           ms (it came off a body and falls to the floor; a juggle is
 #           back in the hand sooner) or lying still means "impact" --
 #           once the contact's ring is over and it is supported near 1 g
-#           (or still for 250 ms), a 0.4 s look in two halves finds
+#           (or still for 250 ms), a 0.4 s look in two halves (begun
+#           again after a jolt with no flight before it: the floor under
+#           a spinning burrito, which lands it on another face) finds
 #           neither a hand's sustained tremor nor its slow sway (long
 #           averages, against the measured noise; more band power than a
 #           hand's tremor, 60 mg, is a rocking surface; a tremor that fell
@@ -978,6 +980,12 @@ class Detector:
             if self._pulse is not None:
                 self._look = None  # a new contact: look again once it is over
                 return
+            if self._have_lags(t) and self._residual(t, ax, ay, az) > self.contact_res:
+                # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
+                # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
+                # judge what comes after it, not a comparison across it
+                self._look = None
+                self._supp_since = None
             if self._air_since is not None and self._air_since > self._contact_t0 \
                     and t - self._air_since >= self.fell_t:
                 # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
