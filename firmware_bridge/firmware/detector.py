@@ -271,7 +271,7 @@ class Detector:
         self._onset = 0
         self._wind_peak = 0.0
         self._wind_t = 0
-        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m]
+        self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, noise allowance]
         self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
         self._rel_lo = 0.0  # the lowest |a| since it
         self._low_since = None  # type: Any
@@ -1411,7 +1411,8 @@ class Detector:
                 self._wind_peak = 0.0
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
-                self._cand = [t, 0.0, 0, 99.0, 0.0]
+                # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
+                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2)]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
@@ -1427,12 +1428,12 @@ class Detector:
                 c[3] = m
             if m > c[4]:
                 c[4] = m
-            if m - c[3] > self.confirm_rise:
+            if m - c[3] > self.confirm_rise + c[5]:
                 bad = True
             if m >= self.support_hi:
                 bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > self.confirm_range:
+            if c[4] - c[3] > self.confirm_range + c[5]:
                 bad = True
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
