@@ -42,12 +42,15 @@
 #           >= 150 ms of a smooth signal with no contact, whose |a| may
 #           fall by up to 1 g (drag as it slows) but never rises 0.8 g
 #           (a tumble's w^2 r swings by up to 0.7 g; a hand swinging it
-#           back up rises more).  The flight level is NOT assumed to be
-#           0 g: a spinning burrito reads w^2 r (+ drag) which can be ~1
-#           g.  The release is stamped where |a| fell to within 15 % of
-#           the measured flight level.  A plain drop (|a| < 0.2 g --
-#           drag and a slow tumble; an arm driving it down reads more --
-#           and level within 0.2 g for 150 ms) is also a launch, even
+#           back up rises more), both plus the noise's spread of the
+#           extremes (6 sigmas).  The flight level is NOT assumed to
+#           be 0 g: a spinning burrito reads w^2 r (+ drag) which can be
+#           ~1 g.  The release is stamped at the first sample within 15 %
+#           of the measured flight level (after the candidate's, if the
+#           hand still pushed there).  A plain drop (|a| < 0.2 g -- drag
+#           and a slow tumble; an arm driving it down reads more -- and
+#           level within 0.2 g for 150 ms from its first sample under
+#           0.2 g) is also a launch, even
 #           straight out of rest (a resting body cannot fall unless a
 #           still hand held it), stamped where |a| settled on the fall's
 #           level.
@@ -1522,6 +1525,12 @@ class Detector:
             j = (j - 1) % RING
             n += 1
         stamp = t_cand
+        if self._rm[j] > thr:
+            # the candidate came while the hand still pushed (a release easing off over two or three samples at
+            # 200 Hz): the let-go is the first sample after it within the threshold
+            while j != self._head and self._rm[j] > thr:
+                j = (j + 1) % RING
+            return self._rt[j]
         while n < limit:
             if self._rm[j] > thr:
                 break
