@@ -50,7 +50,8 @@
 #           hand still pushed there).  A plain drop (|a| < 0.2 g -- drag
 #           and a slow tumble; an arm driving it down reads more -- and
 #           level within 0.2 g for 150 ms from its first sample under
-#           0.2 g) is also a launch, even
+#           0.2 g, or from the let-go if fingers were seen opening) is
+#           also a launch, even
 #           straight out of rest (a resting body cannot fall unless a
 #           still hand held it), stamped where |a| settled on the fall's
 #           level.
