@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 
 import pytest
 
@@ -340,7 +341,7 @@ def test_physim_set_down_ends_with_no_push_left() -> None:
     for seed in range(6):
         for handling in ("still", "normal", "pump"):
             cond = physim.Condition(2.0, 833.0, 2.0, handling, "rigid")
-            w = physim._World(physim.random.Random(seed), cond)
+            w = physim._World(random.Random(seed), cond)
             w.hold(0.6)
             n0 = len(w.b.true_f)
             w.settle_after_landing = lambda: None  # type: ignore[method-assign]  # the landing's own ring aside
