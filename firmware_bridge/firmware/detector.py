@@ -268,7 +268,6 @@ class Detector:
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
         self._dropped_t = -1  # stamp of the launch if it was a plain drop (no windup), else -1
         self._air_ok = False
-        self._last_res = 0.0
         self._state = ST_REST
         self._moved = False  # something was reported since the last rest
         self._rest_vec = (0.0, 0.0, 1.0)
