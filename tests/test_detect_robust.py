@@ -372,3 +372,35 @@ def test_a_release_easing_off_over_samples_is_stamped_where_the_fall_reaches_the
         errs.append(abs(found[0] - truth[0]))
     errs.sort()
     assert errs[-1] <= 16_000 and errs[len(errs) // 2] <= 2_000, errs
+
+
+def _onset_errors(cond: physim.Condition, scenarios: tuple[str, ...], seeds: range) -> list[int]:
+    errs: list[int] = []
+    for sc in scenarios:
+        for seed in seeds:
+            tr = physim.make_trace(sc, seed, cond)
+            m, _, _ = match_events(tr.truth, [(e[0], e[1]) for e in run(tr)], TOLERANCE_US)
+            errs += [e for k, e in m if k in ("impact", "catch")]
+    return errs
+
+
+def test_a_slow_contact_at_200_hz_is_stamped_where_the_reading_bends() -> None:
+    """At 200 Hz a 150 ms rise crosses the walk-back threshold one or two samples in, too few for a line back to
+    zero, and a 15 mg part's jerk sum finds it 20 ms in. The pulse's end fits a broken stick over the flight and
+    the rise: its bend is the first touch (it was 7.5 ms late at the median, 13.8 ms at worst)."""
+    errs: list[int] = []
+    for noise in (2.0, 15.0):
+        errs += [abs(e) for e in _onset_errors(physim.Condition(noise, 200.0, 150.0, "still", "rigid"),
+                                               ("throw_impact", "throw_catch"), range(3))]
+    errs.sort()
+    assert len(errs) == 12 and errs[len(errs) // 2] <= 5_000 and errs[-1] <= 8_000, errs
+
+
+def test_a_sharp_contact_is_stamped_between_its_first_sample_and_the_one_before() -> None:
+    """A 2 ms hit is over within one 5 ms sample period: it touched at an unknown instant after the last quiet
+    sample, so it is stamped half-way, and no stamp is further off than half a period and the part's filter lag
+    (first-sample stamps were up to 5 ms late)."""
+    errs: list[int] = []
+    for noise in (2.0, 15.0):
+        errs += _onset_errors(physim.Condition(noise, 200.0, 2.0, "still", "rigid"), ("throw_impact", "drop"), range(3))
+    assert len(errs) == 12 and max(abs(e) for e in errs) <= 3_000, errs

@@ -180,6 +180,7 @@ DEFAULTS = {
     "lag2": 20000,
     "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
     "onset_res": 0.08,
+    "hinge_pre_t": 40000,  # a slow contact's start is fitted over this much of the flight before it, and its rise
     "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
     "jerk_noise": 2.0,  # g/s: the sensor noise's share of that sum's allowance (sets the lag the jerk is taken over)
@@ -263,6 +264,7 @@ class Detector:
         # pulse analysis
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
+        self._hinge_from = 0  # a slow contact's fit reaches back no further: a flight's start, a pulse's end
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
@@ -496,8 +498,8 @@ class Detector:
             j = (j - 1) % RING
         if self.kind == BURRITO:
             onset = self._ramp_fit(onset, bx, by, bz, sx, sy, sz, t1, 8.0 * min_g)
-        # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev]
-        self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset]
+        # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev, min_g, opened_by_jerk]
+        self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset, min_g, False]
         self._pulse_samples = []  # type: list
         if j != self._head:  # replay from the first sample of the contact (if the newest is below the walk-back
             j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
@@ -541,15 +543,204 @@ class Detector:
         # type: () -> tuple
         """Close the current pulse; return (t0, peak_res, peak_m, fwhm_us)."""
         p = self._pulse
-        res = (p[0], p[1], p[2], self._pulse_fwhm())
+        t0 = self._refine_onset()
+        if self._contact_t0 == p[0]:
+            self._contact_t0 = t0  # the contact this pulse opened: its stamp moves with it
+        res = (t0, p[1], p[2], self._pulse_fwhm())
         self._pulse = None
         self._pulse_samples = []
         self._pulse_quiet = self._last_t + self.pulse_gap
+        self._hinge_from = self._last_t
         self._trem_block = self._last_t + self.trem_block_t
         self._held_since = None
         if self.kind == BURRITO:
             self._reset_tremor()
         return res
+
+    def _refine_onset(self):
+        # type: () -> int
+        """A closed pulse's first touch, from all of its samples.  When the pulse opened, a slow rise had one or two
+        samples over the walk-back threshold, too few to place its start, so place it now (_hinge_onset).  A sharp
+        contact's first sample already reads far over the threshold: it touched at an unknown instant since the
+        sample before, so stamp the middle of that interval, which halves the worst error (2.5 ms, not 5 ms, at
+        200 Hz).  A line extrapolated back when the pulse opened is kept only for a contact the jerk sum found;
+        on a sharp one it extends the noise before it."""
+        p = self._pulse
+        s = self._pulse_samples
+        t0 = p[0]
+        if not s:
+            return t0
+        ts = s[0][0]
+        half = ts - self._dt // 2
+        if self.kind == BURRITO:
+            th = self._hinge_onset(t0 if p[13] and t0 < ts else ts, 8.0 * p[12], p[12])
+            if th >= 0:
+                return th if th < half else half  # it touched before the first sample over the threshold
+            if not p[13]:
+                return half
+        if t0 == ts:
+            return half
+        return t0
+
+    def _hinge_onset(self, t_est, cap, min_g):
+        # type: (int, float, float) -> int
+        """Start of a slow rise by a broken-stick fit: each axis follows a line (the flight's drag and spin change
+        slowly), then bends onto another as the contact force grows from zero.  Over the samples from hinge_pre_t
+        before the first estimate until the reading is cap away from where the window began (the rise's straight
+        part), the bend instant shared by the three axes that leaves the least squared error is the first touch;
+        it sits between samples (a parabola through the errors of the best sample and its neighbours).  Unlike a
+        threshold, or a line extrapolated to a baseline, it does not depend on how far the rise had got when it
+        was seen, nor on the contact's direction (the first touch may also slow the flight and shed its drag).
+        Returns -1 unless the window's last 3 samples are min_g off the line before the bend (a sharp contact, or
+        noise)."""
+        tq = t_est - self.hinge_pre_t
+        j0 = self._ring_at(tq if tq > self._hinge_from else self._hinge_from)
+        if self._rt[j0] < self._hinge_from:
+            j0 = (j0 + 1) % RING
+        h = self._head
+        # where the window began: the mean of its first three samples
+        bx = 0.0
+        by = 0.0
+        bz = 0.0
+        j = j0
+        for _ in range(3):
+            if j == h:
+                return -1
+            bx += self._rx[j]
+            by += self._ry[j]
+            bz += self._rz[j]
+            j = (j + 1) % RING
+        bx /= 3.0
+        by /= 3.0
+        bz /= 3.0
+        c2 = cap * cap
+        je = j
+        while je != h:
+            dx = self._rx[je] - bx
+            dy = self._ry[je] - by
+            dz = self._rz[je] - bz
+            if self._rt[je] >= t_est and dx * dx + dy * dy + dz * dz > c2:
+                break
+            je = (je + 1) % RING
+        step = 1 + ((je - j0) % RING) // 48  # at most ~48 samples: it runs once per contact, on a small CPU too
+        ts = []  # type: list
+        xs = []  # type: list
+        j = j0
+        k = 0
+        while j != je:
+            if k % step == 0:
+                ts.append((self._rt[j] - t_est) * 1e-6)
+                xs.append((self._rx[j] - bx, self._ry[j] - by, self._rz[j] - bz))
+            k += 1
+            j = (j + 1) % RING
+        n = len(ts)
+        if n < 6:
+            return -1
+        # per axis, least squares of y = a + b t + c max(0, t - tk): the 3x3 normal equations share their matrix
+        st = 0.0
+        stt = 0.0
+        sy = [0.0, 0.0, 0.0]
+        sty = [0.0, 0.0, 0.0]
+        syy = 0.0
+        for i in range(n):
+            tj = ts[i]
+            st += tj
+            stt += tj * tj
+            for q in range(3):
+                y = xs[i][q]
+                sy[q] += y
+                sty[q] += tj * y
+                syy += y * y
+        errs = []  # type: list
+        best = 0
+        fit = []  # type: list
+        i0 = 3  # the line before the bend rests on 10 ms and 4 samples at least, or noise sets its slope
+        while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
+            i0 += 1
+        # sums over the samples after each hinge, built from the end: one pass, not one per hinge
+        ct = 0.0
+        ctt = 0.0
+        cy = [0.0, 0.0, 0.0]
+        m = n - 1
+        hi = n - 3
+        while m > hi:
+            ct += ts[m]
+            ctt += ts[m] * ts[m]
+            for q in range(3):
+                cy[q] += ts[m] * xs[m][q]
+            m -= 1
+        sums = [None] * n  # type: list
+        ry = [0.0, 0.0, 0.0]  # the plain sums of y after the hinge
+        for q in range(3):
+            for m in range(hi + 1, n):
+                ry[q] += xs[m][q]
+        for i in range(hi, i0 - 1, -1):
+            sums[i] = (n - 1 - i, ct, ctt, (cy[0], cy[1], cy[2]), (ry[0], ry[1], ry[2]))
+            ct += ts[i]
+            ctt += ts[i] * ts[i]
+            for q in range(3):
+                cy[q] += ts[i] * xs[i][q]
+                ry[q] += xs[i][q]
+        for i in range(i0, n - 2):
+            tk = ts[i]
+            k, ct, ctt, cy, ry = sums[i]
+            sh = ct - k * tk
+            shh = ctt - 2.0 * tk * ct + k * tk * tk
+            sth = ctt - tk * ct
+            shy = [cy[0] - tk * ry[0], cy[1] - tk * ry[1], cy[2] - tk * ry[2]]
+            m00 = stt * shh - sth * sth
+            m01 = st * shh - sth * sh
+            m02 = st * sth - stt * sh
+            det = n * m00 - st * m01 + sh * m02
+            if det <= 0.0:
+                errs.append(syy)
+                continue
+            e = syy
+            line = []
+            for q in range(3):
+                a = (sy[q] * m00 - st * (sty[q] * shh - sth * shy[q]) + sh * (sty[q] * sth - stt * shy[q])) / det
+                b = (n * (sty[q] * shh - sth * shy[q]) - sy[q] * m01 + sh * (st * shy[q] - sty[q] * sh)) / det
+                c = (n * (stt * shy[q] - sty[q] * sth) - st * (st * shy[q] - sty[q] * sh) + sy[q] * m02) / det
+                e -= a * sy[q] + b * sty[q] + c * shy[q]
+                line.append((a, b, c))
+            if not errs or e < errs[best]:
+                best = len(errs)
+                fit = line
+            errs.append(e)
+        if best == 0 or best == len(errs) - 1:
+            return -1  # no bend inside the window: no rise out of a steady flight to place
+        tb = ts[best + i0]
+        e0 = errs[best - 1]
+        e1 = errs[best]
+        e2 = errs[best + 1]
+        cv = e0 - 2.0 * e1 + e2
+        if cv > 0.0:
+            off = 0.5 * (e0 - e2) / cv
+            if -1.0 < off < 1.0:
+                tb += off * ((ts[best + i0 + 1] - ts[best + i0 - 1]) * 0.5)
+        # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
+        # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
+        span = ts[n - 1] - tb
+        cx = fit[0][2] * span
+        cy = fit[1][2] * span
+        cz = fit[2][2] * span
+        if cx * cx + cy * cy + cz * cz < 0.25 * c2:
+            return -1
+        seen = 0
+        i = n - 1
+        while i >= 0 and ts[i] > tb:
+            tj = ts[i]
+            v = xs[i]
+            dx = v[0] - fit[0][0] - fit[0][1] * tj
+            dy = v[1] - fit[1][0] - fit[1][1] * tj
+            dz = v[2] - fit[2][0] - fit[2][1] * tj
+            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
+                break
+            seen += 1
+            i -= 1
+        if seen < 3:
+            return -1
+        return t_est + int(tb * 1e6)
 
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
@@ -1246,6 +1437,7 @@ class Detector:
             t0 = self._ramp_onset(t0, t)
             if t0 < self._pulse[0]:
                 self._pulse[0] = t0
+            self._pulse[13] = True
             self._cus = 0.0
             self._air_ok = False
 
@@ -1551,6 +1743,7 @@ class Detector:
         self._low_since = None
         self._pulse = None
         self._pulse_quiet = t
+        self._hinge_from = t
         self._contact_t0 = -1
         self._contact_peak = 0.0
         self._cus = 0.0
