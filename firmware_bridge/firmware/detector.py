@@ -180,7 +180,7 @@ DEFAULTS = {
     "lag2": 20000,
     "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
     "onset_res": 0.08,
-    "hinge_pre_t": 40000,  # a slow contact's start is fitted over this much of the flight before it, and its rise
+    "hinge_pre_t": 80000,  # a slow contact's start is fitted over this much of the flight before it, and its rise
     "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
     "jerk_noise": 2.0,  # g/s: the sensor noise's share of that sum's allowance (sets the lag the jerk is taken over)
@@ -563,7 +563,8 @@ class Detector:
         samples over the walk-back threshold, too few to place its start, so place it now (_hinge_onset).  A sharp
         contact's first sample already reads far over the threshold: it touched at an unknown instant since the
         sample before, so stamp the middle of that interval, which halves the worst error (2.5 ms, not 5 ms, at
-        200 Hz).  A line extrapolated back when the pulse opened is kept only for a contact the jerk sum found;
+        200 Hz); unless that sample reads a quarter or less of the next one, which only a touch just before it
+        gives.  A line extrapolated back when the pulse opened is kept only for a contact the jerk sum found;
         on a sharp one it extends the noise before it."""
         p = self._pulse
         s = self._pulse_samples
@@ -572,6 +573,10 @@ class Detector:
             return t0
         ts = s[0][0]
         half = ts - self._dt // 2
+        if len(s) > 1 and s[1][1] > 4.0 * s[0][1]:
+            # the first sample caught only the start (a quarter or less of the next): it touched just before it, and
+            # the line through the two back to zero says how long before (at most a third of a period)
+            half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
         if self.kind == BURRITO:
             th = self._hinge_onset(t0 if p[13] and t0 < ts else ts, 8.0 * p[12], p[12])
             if th >= 0:
