@@ -180,7 +180,8 @@ DEFAULTS = {
     "lag2": 20000,
     "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
     "onset_res": 0.08,
-    "hinge_pre_t": 80000,  # a slow contact's start is fitted over this much of the flight before it, and its rise
+    "hinge_pre_t": 80000,  # a slow contact's bend is sought this far before its first estimate (a 15 mg part's jerk
+    # sum finds a 150 ms catch up to ~40 ms in)
     "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
     "jerk_noise": 2.0,  # g/s: the sensor noise's share of that sum's allowance (sets the lag the jerk is taken over)
@@ -659,7 +660,8 @@ class Detector:
         errs = []  # type: list
         best = 0
         fit = []  # type: list
-        i0 = 3  # the line before the bend rests on 10 ms and 4 samples at least, or noise sets its slope
+        i0 = 3  # the line before the bend rests on 4 samples and a quarter of the reach (20 ms) at least, or noise
+        # sets its slope
         while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
             i0 += 1
         # sums over the samples after each hinge, built from the end: one pass, not one per hinge
@@ -726,10 +728,10 @@ class Detector:
         # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
         # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
         span = ts[n - 1] - tb
-        cx = fit[0][2] * span
-        cy = fit[1][2] * span
-        cz = fit[2][2] * span
-        if cx * cx + cy * cy + cz * cz < 0.25 * c2:
+        gx = fit[0][2] * span
+        gy = fit[1][2] * span
+        gz = fit[2][2] * span
+        if gx * gx + gy * gy + gz * gz < 0.25 * c2:
             return -1
         seen = 0
         i = n - 1
