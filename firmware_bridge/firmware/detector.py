@@ -664,24 +664,13 @@ class Detector:
         # sets its slope
         while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
             i0 += 1
-        # sums over the samples after each hinge, built from the end: one pass, not one per hinge
+        # sums of t, t^2, t y and y over the samples after each hinge, built from the end: one pass, not one per hinge
         ct = 0.0
         ctt = 0.0
         cy = [0.0, 0.0, 0.0]
-        m = n - 1
-        hi = n - 3
-        while m > hi:
-            ct += ts[m]
-            ctt += ts[m] * ts[m]
-            for q in range(3):
-                cy[q] += ts[m] * xs[m][q]
-            m -= 1
+        ry = [0.0, 0.0, 0.0]
         sums = [None] * n  # type: list
-        ry = [0.0, 0.0, 0.0]  # the plain sums of y after the hinge
-        for q in range(3):
-            for m in range(hi + 1, n):
-                ry[q] += xs[m][q]
-        for i in range(hi, i0 - 1, -1):
+        for i in range(n - 1, i0 - 1, -1):
             sums[i] = (n - 1 - i, ct, ctt, (cy[0], cy[1], cy[2]), (ry[0], ry[1], ry[2]))
             ct += ts[i]
             ctt += ts[i] * ts[i]
