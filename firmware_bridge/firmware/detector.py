@@ -180,8 +180,8 @@ DEFAULTS = {
     "lag2": 20000,
     "contact_res": 0.3,  # jerk residual of a contact; spin and drag are smooth and stay far below
     "onset_res": 0.08,
-    "hinge_pre_t": 80000,  # a slow contact's bend is sought this far before its first estimate (a 15 mg part's jerk
-    # sum finds a 150 ms catch up to ~40 ms in)
+    "hinge_pre_t": 40000,  # a slow contact's bend is sought this far before its first estimate; reaching 80 ms
+    # took a flight's wobble for the bend (blind simulator: impact and catch onset p95 4 -> 38 ms)
     "ramp_back_t": 8000,  # a contact's line is extrapolated back at most this far: a 0.08 g threshold on a 10 g/s rise
     "jerk_allow": 3.0,  # g/s above the flight's own jerk that the change-point sum tolerates
     "jerk_noise": 2.0,  # g/s: the sensor noise's share of that sum's allowance (sets the lag the jerk is taken over)
@@ -660,7 +660,7 @@ class Detector:
         errs = []  # type: list
         best = 0
         fit = []  # type: list
-        i0 = 3  # the line before the bend rests on 4 samples and a quarter of the reach (20 ms) at least, or noise
+        i0 = 3  # the line before the bend rests on 4 samples and a quarter of the reach (10 ms) at least, or noise
         # sets its slope
         while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
             i0 += 1
