@@ -46,16 +46,23 @@ BADGE_SCENARIOS = ("badge_hit", "badge_running", "badge_jump", "badge_hit_runnin
 
 @dataclass
 class Trace:
-    """Samples (t_us, ax, ay, az) and the true events (t_us, kind)."""
+    """Samples (t_us, ax, ay, az) in g, the true events (t_us, kind), and, from a part whose gyroscope is on, its
+    angular rate (gx, gy, gz) in rad/s in the same body axes, one per sample (empty when the part has none)."""
 
     scenario: str
     device: str
     rate_hz: float
     samples: list[tuple[int, float, float, float]] = field(default_factory=list)
     truth: list[tuple[int, str]] = field(default_factory=list)
+    gyro: list[tuple[float, float, float]] = field(default_factory=list)
 
     def csv_lines(self) -> Iterator[str]:
-        """The trace in the `detect` command's CSV format, header first."""
+        """The trace in the `detect` command's CSV format, header first (gx, gy, gz columns when it has a gyro)."""
+        if self.gyro:
+            yield "t_us,ax,ay,az,gx,gy,gz\n"
+            for (t, ax, ay, az), (gx, gy, gz) in zip(self.samples, self.gyro):
+                yield f"{t},{ax:.4f},{ay:.4f},{az:.4f},{gx:.4f},{gy:.4f},{gz:.4f}\n"
+            return
         yield "t_us,ax,ay,az\n"
         for t, ax, ay, az in self.samples:
             yield f"{t},{ax:.4f},{ay:.4f},{az:.4f}\n"

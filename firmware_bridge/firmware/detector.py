@@ -6,6 +6,8 @@
 # Interface (the wire protocol codes against it; keep it exactly):
 #   det = Detector("burrito" | "badge", params=None)
 #   events = det.feed(t_us, ax, ay, az)   # -> list of (t_us, kind, peak_g)
+#   events = det.feed(t_us, ax, ay, az, gx, gy, gz)  # with the gyroscope on:
+#            angular rate in rad/s, same body axes as the accelerometer
 #   det.configure({"name": number, ...})  # a tuned parameter file's params
 # kind is one of "pickup", "launch", "impact", "catch", "rest", "bounce".
 # Events may be emitted late but are stamped at the sample that caused them
@@ -360,9 +362,10 @@ class Detector:
         return out
 
     # ------------------------------------------------------------------ io
-    def feed(self, t_us, ax, ay, az):
-        # type: (int, float, float, float) -> list
-        """Take one sample; return the (usually empty) list of new events."""
+    def feed(self, t_us, ax, ay, az, gx=None, gy=None, gz=None):
+        # type: (int, float, float, float, Any, Any, Any) -> list
+        """Take one sample (with the angular rate in rad/s when the part's gyroscope is on); return the (usually
+        empty) list of new events."""
         if self._last_t is not None:
             dt = t_us - self._last_t
             if dt <= 0:
