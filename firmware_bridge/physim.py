@@ -29,6 +29,11 @@ SIM_HZ = 5000.0
 SIM_DT = 1.0 / SIM_HZ
 LSB_G = 0.000488
 FULL_SCALE_G = 16.0
+# the gyroscope (LSM6DSO at +-2000 dps): 70 mdps per LSB, 3.8 mdps/sqrt(Hz) rate noise, zero-rate level +-1 dps typical
+DPS = math.pi / 180.0
+GYRO_LSB = 0.070 * DPS
+GYRO_FULL_SCALE = 2000.0 * DPS
+GYRO_DENSITY = 0.0038 * DPS
 
 Vec = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -140,6 +145,7 @@ class _Body:
         self.sensor_r: Vec = _v_scale(_rand_dir(rng), rng.uniform(0.0, 0.03))  # metres off the centre of mass
         self.drag_k = rng.uniform(0.04, 0.15)  # 1/m: terminal speed 8-15 m/s for a foam burrito
         self.true_f: list[Vec] = []  # true specific force at the sensor, body frame, g, one per SIM_DT
+        self.true_w: list[Vec] = []  # true angular velocity, body frame, rad/s, one per SIM_DT
         self.truth: list[tuple[float, str]] = []
         self.rest_tilt: Vec | None = None
 
@@ -156,6 +162,7 @@ class _Body:
         w = self.w
         rot = _v_add(_v_cross(alpha, self.sensor_r), _v_cross(w, _v_cross(w, self.sensor_r)))
         self.true_f.append(_v_add(body, _v_scale(rot, 1.0 / G)))
+        self.true_w.append(w)
         self.v = _v_add(self.v, _v_scale(_v_add(f, (0.0, 0.0, -G)), SIM_DT))
         self.p = _v_add(self.p, _v_scale(self.v, SIM_DT))
         self.w = _v_add(self.w, _v_scale(alpha, SIM_DT))
@@ -561,12 +568,21 @@ def _finish(w: _World, cond: Condition, scenario: str, seed: int) -> Trace:
     a_lp = 1.0 - math.exp(-2 * math.pi * fc * SIM_DT)
     lp = list(w.b.true_f[0]) if w.b.true_f else [0.0, 0.0, 1.0]
     t0_us = r.randrange(1_000_000, 40_000_000)
+    # the gyroscope: its own random stream, so the accelerometer's samples are the same with or without it; the
+    # same output rate and filter (the part's gyro LPF1 sits above ODR/4 too), the same axes
+    rg = random.Random(f"gyro:{scenario}:{seed}:{cond.label()}")
+    g_bias = [rg.uniform(-1.0, 1.0) * DPS for _ in range(3)]
+    g_scale = [1.0 + rg.uniform(-0.01, 0.01) for _ in range(3)]
+    g_noise = GYRO_DENSITY * math.sqrt(0.5 * math.pi * fc)  # white noise through a first-order filter at fc
+    glp = list(w.b.true_w[0]) if w.b.true_w else [0.0, 0.0, 0.0]
     tr = Trace(scenario, "burrito", rate)
     next_t = 0.0
     k = 0
     for i, f in enumerate(w.b.true_f):
+        wi = w.b.true_w[i]
         for j in range(3):
             lp[j] += (f[j] - lp[j]) * a_lp
+            glp[j] += (wi[j] - glp[j]) * a_lp
         ti = i * SIM_DT
         if ti + 1e-12 < next_t:
             continue
@@ -578,6 +594,11 @@ def _finish(w: _World, cond: Condition, scenario: str, seed: int) -> Trace:
             x = max(-FULL_SCALE_G, min(FULL_SCALE_G, round(x / LSB_G) * LSB_G))
             vals.append(x)
         tr.samples.append((t0_us + int(round(k * stamp_period_us)), vals[0], vals[1], vals[2]))
+        gv = []
+        for j in range(3):
+            y = sum(cross[j][m] * glp[m] for m in range(3)) * g_scale[j] + g_bias[j] + rg.gauss(0.0, g_noise)
+            gv.append(max(-GYRO_FULL_SCALE, min(GYRO_FULL_SCALE, round(y / GYRO_LSB) * GYRO_LSB)))
+        tr.gyro.append((gv[0], gv[1], gv[2]))
         k += 1
     # truth instants onto the sample stamps (sample k was taken at k * true_period)
     for t, kind in sorted(w.b.truth):
