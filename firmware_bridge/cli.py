@@ -3,8 +3,9 @@
 `add_commands(subparsers)` registers each command from the COMMANDS table, so more commands (serial monitor, pairing,
 virtual devices) can be added by appending one (name, register) pair.
 
-detect: run the device detector over an accelerometer trace CSV (`t_us,ax,ay,az`; microseconds; g) and print one JSON
-object a line.  The CSV is streamed (constant memory, any length); events are held back until the whole file has parsed,
+detect: run the device detector over an accelerometer trace CSV (`t_us,ax,ay,az`; microseconds; g; with the angular
+rate `gx,gy,gz` in rad/s as three more columns when the part's gyroscope was on, fed to the detector too) and print one
+JSON object a line.  The CSV is streamed (constant memory, any length); events are held back until the whole file has parsed,
 so a malformed file prints nothing on stdout, one line on stderr naming the line and the problem, and exits 2.
 """
 
@@ -17,21 +18,22 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from firmware_bridge.firmware.detector import Detector
-from firmware_bridge.tracefile import HEADER, TraceError, read_trace
+from firmware_bridge.tracefile import GYRO_HEADER, HEADER, Row, TraceError, read_rows, read_trace, split_rows
 
-__all__ = ["HEADER", "TraceError", "read_trace", "detect_events", "add_commands"]
+__all__ = ["HEADER", "GYRO_HEADER", "TraceError", "read_trace", "read_rows", "detect_events", "add_commands"]
 
 EXIT_BAD_INPUT = 2
 
 
 def detect_events(
-    samples: Iterable[tuple[int, float, float, float]], device: str = "burrito", params: dict[str, float] | None = None
+    samples: Iterable[Row], device: str = "burrito", params: dict[str, float] | None = None
 ) -> list[tuple[int, str, float]]:
-    """Feed every sample to a Detector and return its events (including those settled at the end)."""
+    """Feed every sample to a Detector and return its events (including those settled at the end); a 7-tuple row
+    (t_us, ax, ay, az, gx, gy, gz) brings its angular rate along, as the firmware feeds it with the gyroscope on."""
     det = Detector(device, params)
     events: list[tuple[int, str, float]] = []
-    for t, ax, ay, az in samples:
-        events.extend(det.feed(t, ax, ay, az))
+    for row in samples:
+        events.extend(det.feed(*row))
     events.extend(det.flush())
     return events
 
@@ -80,7 +82,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     try:
         with _open_text(source) as fh:
             try:
-                events = detect_events(read_trace(fh, source), args.device, params)
+                events = detect_events(read_rows(fh, source), args.device, params)
             except UnicodeDecodeError as exc:
                 print(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start} of a read block)", file=sys.stderr)
                 return EXIT_BAD_INPUT
@@ -151,7 +153,7 @@ def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
     source, out_path = args.plot
     try:
         with _open_text(source) as fh:
-            samples = list(read_trace(fh, source))
+            rows = list(read_rows(fh, source))
     except TraceError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -161,7 +163,7 @@ def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
     except OSError as exc:
         print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not samples:
+    if not rows:
         print(f"{source}: no samples after the header", file=sys.stderr)
         return EXIT_BAD_INPUT
     labels: list[tuple[int, str]] = []
@@ -174,9 +176,10 @@ def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
         except RecordingError as exc:
             print(str(exc), file=sys.stderr)
             return EXIT_BAD_INPUT
-    events = detect_events(samples, args.device, params)
+    events = detect_events(rows, args.device, params)
+    samples, gyro = split_rows(rows)
     try:
-        plot_trace(samples, events, out_path, os.path.basename(source), labels)
+        plot_trace(samples, events, out_path, os.path.basename(source), labels, gyro)
     except PlotUnavailable as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_ENVIRONMENT
@@ -192,7 +195,7 @@ def _register_detect(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         "detect",
         help="detect pickup/launch/impact/catch/rest/bounce in an accelerometer trace CSV",
         description="Run the device detector over a CSV with header t_us,ax,ay,az (microseconds; g; any rate from "
-        "200 Hz) and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
+        "200 Hz), or t_us,ax,ay,az,gx,gy,gz with the angular rate in rad/s, and print one JSON object a line, e.g. {\"t_us\": 123456, \"kind\": \"launch\", \"peak_g\": 4.2}. "
         "A malformed CSV exits 2 with the line number on stderr. --tune fits the parameters to a folder of labelled "
         "recordings; --plot draws a trace with its events.",
     )

@@ -30,9 +30,11 @@ def plot_trace(
     out_path: str,
     title: str = "",
     labels: Sequence[tuple[int, str]] = (),
+    gyro: Sequence[tuple[float, float, float]] = (),
 ) -> None:
     """Draw ax, ay, az and |a| against time (s from the first sample), a solid line per detected event and a dashed
-    one per labelled event (when a sidecar gives them), and write a PNG."""
+    one per labelled event (when a sidecar gives them), and write a PNG. With the angular rate (one per sample), |w|
+    goes on a second axis in rad/s: a spin in flight and its stop at a contact show next to the specific force."""
     try:
         import matplotlib
 
@@ -63,7 +65,18 @@ def plot_trace(
     ax.set_ylabel("specific force (g)")
     ax.set_title(title + ("   (solid: detected, dashed: labelled)" if labels else ""))
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8, ncol=4)
+    handles, names = ax.get_legend_handles_labels()
+    if gyro:
+        if len(gyro) != len(samples):
+            raise ValueError(f"{len(gyro)} gyro readings for {len(samples)} samples")
+        rate = [math.sqrt(g[0] ** 2 + g[1] ** 2 + g[2] ** 2) for g in gyro]
+        ax2 = ax.twinx()
+        (line,) = ax2.plot(ts, rate, color="#8c564b", lw=0.8, alpha=0.8, label="|w|")
+        ax2.set_ylim(0.0, max(1.0, max(rate)) * 1.05)
+        ax2.set_ylabel("angular rate (rad/s)")
+        handles.append(line)
+        names.append("|w|")
+    ax.legend(handles, names, loc="lower right", fontsize=8, ncol=4)
     fig.tight_layout()
     fig.savefig(out_path)
     plt.close(fig)

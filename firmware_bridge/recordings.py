@@ -1,4 +1,5 @@
-"""Labelled recordings: a trace CSV (`t_us,ax,ay,az`, optionally gzipped) plus a sidecar JSON of the same stem.
+"""Labelled recordings: a trace CSV (`t_us,ax,ay,az`, or `t_us,ax,ay,az,gx,gy,gz` from a part whose gyroscope was on;
+optionally gzipped) plus a sidecar JSON of the same stem.
 
 Sidecar: {"device": "<id>", "kind": "burrito"|"badge", "rate_hz": <n>, "events": [{"kind": ..., "t": <seconds,
 trace time>, "source": "confirmed"|"answer"}]}. These are what `burrito-table detect --tune DIR` fits the detector to,
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_bridge.firmware.detector import Detector
-from firmware_bridge.tracefile import TraceError, read_trace
+from firmware_bridge.tracefile import TraceError, join_rows, read_rows, split_rows
 from firmware_bridge.traces import TOLERANCE_US, match_events
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
@@ -34,6 +35,8 @@ class Recording:
     rate_hz: float
     samples: list[tuple[int, float, float, float]]
     events: list[tuple[int, str]] = field(default_factory=list)  # (t_us, kind), trace time
+    #: angular rate (gx, gy, gz) in rad/s, one per sample, when the CSV has the gyro columns; else empty
+    gyro: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 def _sidecar_path(csv_path: str) -> str:
@@ -79,13 +82,13 @@ def load_recording(csv_path: str) -> Recording:
     opener: Any = gzip.open if csv_path.endswith(".gz") else open
     try:
         with opener(csv_path, "rt", encoding="utf-8", newline="") as fh:
-            samples = list(read_trace(fh, csv_path))
+            samples, gyro = split_rows(read_rows(fh, csv_path))
     except TraceError as exc:
         raise RecordingError(str(exc)) from None
     except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
         raise RecordingError(f"{csv_path}: unreadable ({exc})") from None
     name = os.path.basename(side_path)[:-5]
-    return Recording(name, str(side.get("device", name)), kind, float(rate), samples, events)
+    return Recording(name, str(side.get("device", name)), kind, float(rate), samples, events, gyro)
 
 
 def find_recordings(folder: str) -> list[str]:
@@ -100,10 +103,11 @@ def find_recordings(folder: str) -> list[str]:
 
 
 def run_detector(rec: Recording, params: dict[str, float] | None = None) -> list[tuple[int, str, float]]:
+    """The detector's events on a recording, fed as the firmware feeds it: with the angular rate when it has one."""
     det = Detector(rec.kind, params)
     found: list[tuple[int, str, float]] = []
-    for t, ax, ay, az in rec.samples:
-        found.extend(det.feed(t, ax, ay, az))
+    for row in join_rows(rec.samples, rec.gyro):
+        found.extend(det.feed(*row))
     found.extend(det.flush())
     found.sort()
     return found
