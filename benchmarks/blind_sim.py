@@ -1,4 +1,4 @@
-"""Blind simulator: labelled 3-axis accelerometer traces of a foam burrito and of a chest badge.
+"""Blind simulator: labelled 3-axis accelerometer (and gyroscope) traces of a foam burrito and of a chest badge.
 
 Written from physics and public sensor data sheets, without reading the repo's detector or its simulators, so that the
 detector is scored on data its author did not shape.  Every trace is built as rigid-body kinematics at 8 kHz
@@ -6,6 +6,11 @@ detector is scored on data its author did not shape.  Every trace is built as ri
 mounted off-centre reads (specific force, w x (w x r) and dw/dt x r), then passed through a sensor model: mounting
 rotation, axis misalignment and cross-axis coupling, sensitivity error, zero-g bias, boxcar averaging to the output
 rate, white noise, quantisation and +-16 g clipping, with a clock that runs a little fast or slow and jitters.
+
+The gyroscope reads the true body angular rate of the same orientation sequence (the constant rate that turns each
+8 kHz orientation into the next, R_k^T R_k+1), through an LSM6DSO gyro model on the accelerometer's axes and sample
+instants: sensitivity error, zero-rate offset, rate noise, 70 mdps/LSB and +-2000 dps clipping.  Its random draws come
+from streams of their own, so a trace's accelerometer samples and labels are the same with or without it.
 
 Labels follow the shared labelled-recording format (kind, t in trace seconds).  Contact labels (impact, catch) sit on
 the true first-touch sample: the first output sample at or after the instant of first contact.  Physics and sources:
@@ -69,6 +74,25 @@ SENSORS: tuple[SensorModel, ...] = (
     SensorModel("LSM6DSOX", (110.0, 110.0), (20.0, 20.0), 0.488, (208.0, 416.0, 833.0, 1666.0), 0.01, 0.01),
 )
 
+
+
+@dataclass(frozen=True)
+class GyroModel:
+    """Data-sheet figures of a gyroscope (typical values; the offset and sensitivity error drawn as a 1-sigma spread)."""
+
+    name: str
+    density_mdps: float  # rate noise density, mdps/sqrt(Hz)
+    offset_dps: float  # zero-rate level spread (dps, 1 sigma)
+    sens_tol: float  # sensitivity tolerance (fraction, 1 sigma)
+    lsb_mdps: float  # resolution at the full scale
+    full_scale_dps: float
+
+
+# ST LSM6DSO (DS12140 Rev 2, Table 2): G_So 70 mdps/LSB at +-2000 dps, G_So% +-1 %, G_TyOff +-1 dps, Rn 3.8 mdps/rtHz
+# in high-performance mode (independent of ODR and full scale); ODRs 12.5-6664 Hz, the accelerometer's steps.
+GYRO = GyroModel("LSM6DSO", 3.8, 1.0, 0.01, 70.0, 2000.0)
+GYRO_STREAM = 0x6779  # spawn key of the gyro's own random streams ("gy"): the accelerometer's stream never sees them
+
 NOISE_LEVELS: dict[str, tuple[float, float]] = {"low": (2.0, 5.0), "high": (8.0, 15.0)}  # total rms per axis, mg
 RATES: tuple[int, ...] = (200, 400, 833, 1666)
 
@@ -96,18 +120,37 @@ class Trace:
     labels: list[Label]
     settle: list[tuple[float, float]] = field(default_factory=list)  # (first landing contact, rest) in trace s
     meta: dict[str, Any] = field(default_factory=dict)
+    gyro: Arr | None = None  # (n, 3) rad/s, the gyroscope's reading on the accelerometer's axes, one per sample
+    orient: Arr | None = None  # (n, 3, 3) true sensor-to-world rotation at each sample's instant (ground truth)
+    gyro_setup: GyroSetup | None = None  # the gyroscope's drawn errors (ground truth)
 
     def samples(self) -> list[tuple[int, float, float, float]]:
         """Rows as `burrito-table detect` reads them (values rounded to 0.1 mg, as a CSV would carry them)."""
         a = np.round(self.acc, 4)
         return list(zip(self.t_us.tolist(), a[:, 0].tolist(), a[:, 1].tolist(), a[:, 2].tolist()))
 
-    def write(self, csv_path: Path) -> None:
-        """Write the CSV and its sidecar JSON (the shared labelled-recording format)."""
+    def gyro_samples(self) -> list[tuple[float, float, float]]:
+        """Per-sample (gx, gy, gz) in rad/s on the accelerometer's axes, parallel to `samples()` (rounded to 1e-4
+        rad/s, as a CSV would carry them; the part's LSB is 1.2e-3 rad/s).  Raises if the trace has no gyro."""
+        if self.gyro is None:
+            raise ValueError("this trace was simulated without its gyroscope (simulate(..., gyro=False))")
+        g = np.round(self.gyro, 4)
+        return list(zip(g[:, 0].tolist(), g[:, 1].tolist(), g[:, 2].tolist()))
+
+    def write(self, csv_path: Path, gyro: bool = False) -> None:
+        """Write the CSV and its sidecar JSON (the shared labelled-recording format).
+
+        `gyro`: add gx,gy,gz columns (rad/s) after az; the default writes the accelerometer only, t_us,ax,ay,az.
+        """
         with open(csv_path, "w", encoding="utf-8") as fh:
-            fh.write("t_us,ax,ay,az\n")
-            for t, ax, ay, az in self.samples():
-                fh.write(f"{t},{ax:.4f},{ay:.4f},{az:.4f}\n")
+            if gyro:
+                fh.write("t_us,ax,ay,az,gx,gy,gz\n")
+                for (t, ax, ay, az), (gx, gy, gz) in zip(self.samples(), self.gyro_samples()):
+                    fh.write(f"{t},{ax:.4f},{ay:.4f},{az:.4f},{gx:.4f},{gy:.4f},{gz:.4f}\n")
+            else:
+                fh.write("t_us,ax,ay,az\n")
+                for t, ax, ay, az in self.samples():
+                    fh.write(f"{t},{ax:.4f},{ay:.4f},{az:.4f}\n")
         side = {
             "device": f"blind-{self.meta.get('sensor', 'sim')}",
             "kind": self.device,
@@ -582,6 +625,7 @@ class SensorSetup:
     bias_g: Arr
     clock: float  # actual / nominal output rate (the part's own oscillator)
     t0_us: int
+    mis: Arr = field(default_factory=lambda: np.eye(3))  # the misalignment and cross-axis part of gain (unit diagonal)
 
 
 def draw_sensor(rng: np.random.Generator, rate_nominal: float, noise: str) -> SensorSetup:
@@ -595,7 +639,21 @@ def draw_sensor(rng: np.random.Generator, rate_nominal: float, noise: str) -> Se
     gain = np.diag(1 + rng.normal(scale=model.sens_tol, size=3)) @ mis
     bias = rng.normal(size=3) * np.array([model.offset_mg[0], model.offset_mg[0], model.offset_mg[1]]) * 1e-3
     return SensorSetup(model, rate, noise_mg, _axis_mount(rng, 2.0), gain, bias,
-                       clock=1 + rng.normal(scale=0.01), t0_us=int(rng.integers(0, 60_000_000)))
+                       clock=1 + rng.normal(scale=0.01), t0_us=int(rng.integers(0, 60_000_000)), mis=mis)
+
+
+def _output_windows(n: int, t_k: Arr, rate: float) -> tuple[NDArray[np.int_], NDArray[np.int_]]:
+    """Each output sample's averaging window over the 8 kHz steps: steps lo..hi-1, the last at or before t_k."""
+    hi = np.minimum((t_k * FS_INT).astype(int), n)
+    lo = np.maximum(hi - max(1, int(round(FS_INT / rate))), 0)
+    return lo, hi
+
+
+def _output_average(x: Arr, t_k: Arr, rate: float) -> Arr:
+    """Boxcar average of the 8 kHz rows of x over each output period ending at t_k (the decimation filter)."""
+    lo, hi = _output_windows(len(x), t_k, rate)
+    csum = np.concatenate([np.zeros((1, x.shape[1])), np.cumsum(x, axis=0)])
+    return (csum[hi] - csum[lo]) / np.maximum(hi - lo, 1)[:, None]
 
 
 def sample(rng: np.random.Generator, f_body: Arr, s: SensorSetup) -> tuple[NDArray[np.int64], Arr, Arr]:
@@ -608,10 +666,7 @@ def sample(rng: np.random.Generator, f_body: Arr, s: SensorSetup) -> tuple[NDArr
     rate = s.rate * s.clock
     dur = len(f_sensor) / FS_INT
     t_k = np.arange(1, int(dur * rate)) / rate
-    csum = np.concatenate([np.zeros((1, 3)), np.cumsum(f_sensor, axis=0)])
-    hi = np.minimum((t_k * FS_INT).astype(int), len(f_sensor))
-    lo = np.maximum(hi - max(1, int(round(FS_INT / rate))), 0)
-    avg = (csum[hi] - csum[lo]) / np.maximum(hi - lo, 1)[:, None]
+    avg = _output_average(f_sensor, t_k, rate)
     out = avg + s.bias_g + rng.normal(scale=s.noise_mg * 1e-3, size=avg.shape)
     lsb = s.model.lsb_mg * 1e-3
     out = np.clip(np.round(out / lsb) * lsb, -CLIP_G, CLIP_G - lsb)
@@ -620,6 +675,61 @@ def sample(rng: np.random.Generator, f_body: Arr, s: SensorSetup) -> tuple[NDArr
     k = np.arange(len(stamps), dtype=np.int64)
     stamps = np.maximum.accumulate(stamps - k) + k
     return stamps, out, t_k
+
+
+def body_rate(rots: Arr) -> Arr:
+    """True body-frame angular rate (rad/s) of an 8 kHz orientation sequence (R maps body to world).
+
+    Row i is the constant rate that turns R[i-1] into R[i] over one step: R[i-1]^T R[i] = exp([w dt]x), w taken by
+    the rotation's logarithm (angle from atan2, so a tiny step keeps its precision).  Row 0 is zero.  Chaining
+    exp([w_i dt]x) over the rows gives back the orientation sequence exactly (to rounding).
+    """
+    rel = rots[:-1].transpose(0, 2, 1) @ rots[1:]
+    v = 0.5 * np.stack([rel[:, 2, 1] - rel[:, 1, 2], rel[:, 0, 2] - rel[:, 2, 0], rel[:, 1, 0] - rel[:, 0, 1]], 1)
+    s = np.linalg.norm(v, axis=1)
+    c = 0.5 * (np.trace(rel, axis1=1, axis2=2) - 1.0)
+    theta = np.arctan2(s, c)
+    scale = np.where(s > 0, theta / np.where(s > 0, s, 1.0), 1.0)  # theta / sin(theta), 1 at zero
+    return np.concatenate([np.zeros((1, 3)), v * scale[:, None] * FS_INT])
+
+
+@dataclass
+class GyroSetup:
+    """The drawn gyroscope of one trace: on the accelerometer's die, so on its axes, mounting and misalignment."""
+
+    model: GyroModel
+    gain: Arr  # sensitivity error times the accelerometer's misalignment, in sensor axes
+    bias_dps: Arr  # zero-rate offset per axis
+    noise_dps: float  # white rate noise per output sample (rms)
+
+
+def draw_gyro(rng: np.random.Generator, s: SensorSetup, model: GyroModel = GYRO) -> GyroSetup:
+    """Draw the gyro's own errors; axes, mounting and misalignment are the accelerometer's (the same die)."""
+    gain = np.diag(1 + rng.normal(scale=model.sens_tol, size=3)) @ s.mis
+    bias = rng.normal(scale=model.offset_dps, size=3)
+    noise = model.density_mdps * 1e-3 * math.sqrt(s.rate / 2)  # noise bandwidth ODR/2, as for the accelerometer
+    return GyroSetup(model, gain, bias, noise)
+
+
+def sample_gyro(rng: np.random.Generator, w_body: Arr, s: SensorSetup, g: GyroSetup, t_k: Arr) -> Arr:
+    """The gyro's output in rad/s at the accelerometer's sample instants t_k, averaged over the same windows.
+
+    Body rate -> sensor axes (mount) -> gain -> + offset + white noise -> 70 mdps quantisation -> +-2000 dps clip.
+    """
+    # einsum: numpy's matmul of an (n, 3) by a 3 x 3 takes ten times as long
+    w_sensor = np.einsum("ni,ij,kj->nk", np.degrees(w_body), s.mount, g.gain, optimize=True)
+    avg = _output_average(w_sensor, t_k, s.rate * s.clock)
+    out = avg + g.bias_dps + rng.normal(scale=g.noise_dps, size=avg.shape)
+    lsb = g.model.lsb_mdps * 1e-3
+    top = math.floor(g.model.full_scale_dps / lsb)
+    out = np.clip(np.round(out / lsb), -top, top) * lsb
+    return np.radians(out)
+
+
+def sample_orientation(rots: Arr, s: SensorSetup, t_k: Arr) -> Arr:
+    """True sensor-to-world rotation at each output sample: the orientation after the last step of its window."""
+    _, hi = _output_windows(len(rots), t_k, s.rate * s.clock)
+    return rots[np.maximum(hi - 1, 0)] @ s.mount
 
 
 # ------------------------------------------------------------------------------------------------------ scenarios
@@ -803,8 +913,12 @@ def _build_badge(rng: np.random.Generator, scenario: str) -> _Motion:
     return m
 
 
-def simulate(scenario: str, rate_nominal: float, noise: str, seed: int) -> Trace:
-    """One labelled trace of `scenario` at about `rate_nominal` Hz with `noise` ('low' 2-5 mg, 'high' 8-15 mg rms)."""
+def simulate(scenario: str, rate_nominal: float, noise: str, seed: int, gyro: bool = True) -> Trace:
+    """One labelled trace of `scenario` at about `rate_nominal` Hz with `noise` ('low' 2-5 mg, 'high' 8-15 mg rms).
+
+    `gyro`: also simulate the gyroscope (Trace.gyro, .orient, .gyro_setup); its random draws come from streams of
+    their own, so the accelerometer samples and labels are the same either way.
+    """
     rng = np.random.default_rng(seed)
     device = "badge" if scenario.startswith("badge") else "burrito"
     m = _build_badge(rng, scenario) if device == "badge" else _build_burrito(rng, scenario)
@@ -823,5 +937,13 @@ def simulate(scenario: str, rate_nominal: float, noise: str, seed: int) -> Trace
     settle = [(at_sample(a), at_sample(b)) for a, b in m.settle]
     meta = {"sensor": s.model.name, "odr": s.rate, "noise_mg": round(s.noise_mg, 2),
             "r_sensor_cm": round(float(np.linalg.norm(m.r_sensor)) * 100, 2), "seed": seed}
-    return Trace(scenario, device, s.rate * s.clock, stamps, acc, labels, settle, meta)
+    tr = Trace(scenario, device, s.rate * s.clock, stamps, acc, labels, settle, meta)
+    if gyro:
+        rng_setup, rng_noise = (np.random.default_rng(ss) for ss in
+                                np.random.SeedSequence(seed, spawn_key=(GYRO_STREAM,)).spawn(2))
+        tr.gyro_setup = draw_gyro(rng_setup, s)
+        tr.gyro = sample_gyro(rng_noise, body_rate(rots), s, tr.gyro_setup, t_k)
+        tr.orient = sample_orientation(rots, s, t_k)
+        meta["gyro"] = tr.gyro_setup.model.name
+    return tr
 
