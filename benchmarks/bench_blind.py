@@ -1,6 +1,6 @@
 """Blind benchmark of the motion detector on traces from benchmarks/blind_sim.py (a simulator written apart from it).
 
-    python benchmarks/bench_blind.py [--quick] [--n 4] [--budget 150] [--json out.json] [--save DIR]
+    python benchmarks/bench_blind.py [--quick] [--n 4] [--budget 150] [--json out.json] [--save DIR] [--gyro [both]]
 
 The detector is a black box: every trace goes through `firmware_bridge.cli.detect_events`, the function behind
 `burrito-table detect` (PYTHONPATH may point at another checkout's firmware_bridge to score that one).
@@ -11,6 +11,10 @@ when the settling motion fell below 0.1 g), nearest first, one to one.
 Optional labels (a set-down touch, a drop's release and landing, the rest a trace starts in) absorb detections without
 counting either way.  Bounce detections are not scored.  Badges are scored on impact only.  A phantom pickup is a
 pickup detected between a landing's first contact and 1 s after the rest it settles to.
+
+--gyro also feeds the simulated gyroscope (rad/s, the accelerometer's axes) to the detector, sample by sample through
+`Detector.feed(t, ax, ay, az, gx, gy, gz)` as `detect_events` does without it; `--gyro both` scores every trace both
+ways, prints the accelerometer-only report, then the report with the gyro, then the two side by side.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ if "firmware_bridge" not in sys.modules:
 
 import blind_sim  # noqa: E402
 from blind_sim import NOISE_LEVELS, RATES, SCENARIOS, Trace, simulate  # noqa: E402
+
+Cell = tuple[str, int, str]
+Detections = list[tuple[int, str, float]]
+MODE_TITLES = {"accel": "accelerometer only", "gyro": "accelerometer + gyroscope"}
 
 TOLERANCE_S: dict[str, tuple[float, float]] = {
     "launch": (-0.05, 0.05),
@@ -237,107 +245,58 @@ def cell_f1(cs: CellStats) -> float:
     return 2 * tp / (2 * tp + bad) if tp + bad else 1.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--n", type=int, default=6, help="traces per condition cell (default 6)")
-    ap.add_argument("--quick", action="store_true", help="1 trace per cell at 400 and 1666 Hz (seconds)")
-    ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--budget", type=float, default=150.0, help="stop starting traces after this many seconds")
-    ap.add_argument("--json", type=Path, help="write every cell's figures here")
-    ap.add_argument("--save", type=Path, help="also write each trace as CSV + sidecar JSON into this folder")
-    ap.add_argument("--scenarios", nargs="*", choices=SCENARIOS, default=list(SCENARIOS))
-    args = ap.parse_args(argv)
-    try:
-        from firmware_bridge.cli import detect_events
-    except ImportError as exc:
-        print(f"bench_blind: cannot import the detector's entry point firmware_bridge.cli.detect_events: {exc}",
-              file=sys.stderr)
-        return 1
-    import firmware_bridge.cli as fb_cli
+def detect_with_gyro(trace: Trace, device: str) -> Detections:
+    """`detect_events` with the gyro: every sample through Detector.feed(t, ax, ay, az, gx, gy, gz), then flush."""
+    from firmware_bridge.firmware.detector import Detector
 
-    rates = (400, 1666) if args.quick else RATES
-    n_per = 1 if args.quick else args.n
-    cells = [(sc, r, nz) for sc in args.scenarios for r in rates for nz in NOISE_LEVELS]
-    jobs = [(rep, ci) for rep in range(n_per) for ci in range(len(cells))]  # round-robin: a budget cut is even
-    if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
-    stats: dict[tuple[str, int, str], CellStats] = {c: CellStats() for c in cells}
-    bar: Any = None
-    if sys.stderr.isatty():
-        try:
-            from tqdm import tqdm
+    det = Detector(device, None)
+    events: Detections = []
+    for (t, ax, ay, az), (gx, gy, gz) in zip(trace.samples(), trace.gyro_samples()):
+        events.extend(det.feed(t, ax, ay, az, gx, gy, gz))
+    events.extend(det.flush())
+    return events
 
-            bar = tqdm(total=len(jobs), unit="trace", file=sys.stderr)
-        except ImportError:
-            bar = None
-    t_start = time.perf_counter()
-    t_detect = 0.0
-    done = 0
-    for rep, ci in jobs:
-        if time.perf_counter() - t_start > args.budget:
-            break
-        sc, rate, noise = cells[ci]
-        seed = args.seed * 1000 + ci * 97 + rep
-        tr = simulate(sc, rate, noise, seed)
-        rows = tr.samples()
-        t0 = time.perf_counter()
-        dets = detect_events(rows, tr.device)
-        t_detect += time.perf_counter() - t0
-        stats[cells[ci]].add(score(tr, dets))
-        if args.save:
-            tr.write(args.save / f"{sc}_{rate}_{noise}_{rep}.csv")
-        done += 1
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    wall = time.perf_counter() - t_start
 
-    n_samples = sum(c.samples for c in stats.values())
-    print("# Blind detector benchmark")
-    print(f"detector: {fb_cli.__file__}")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}; "
-          f"{done}/{len(jobs)} traces ({n_per} per cell requested), {n_samples} samples, wall {wall:.1f} s, "
-          f"detector {t_detect:.1f} s ({n_samples / max(t_detect, 1e-9):,.0f} samples/s); seed {args.seed}")
-    print("tolerances: " + ", ".join(f"{k} {lo * 1e3:+.0f}..{hi * 1e3:+.0f} ms" for k, (lo, hi) in TOLERANCE_S.items()))
+def pooled(stats: dict[Cell, CellStats], pred: Any) -> CellStats:
+    acc = CellStats()
+    for key, cs in stats.items():
+        if pred(key):
+            acc.add(cs)
+    return acc
 
+
+def print_report(stats: dict[Cell, CellStats], cells: list[Cell], rates: tuple[int, ...], scenarios: list[str]) -> None:
+    """Every table of one scoring pass (per cell, overall, by rate and noise, by scenario, by condition, worst)."""
     print("\n## Per cell (per kind: precision, recall (TP/FP/FN), |onset error| p50/p95; phantom pickups / settles)")
     print("| scenario | Hz | noise | traces | figures |\n|---|---|---|---|---|")
     for key in cells:
         print(cell_line(key, stats[key]))
 
-    def pooled(pred: Any) -> CellStats:
-        acc = CellStats()
-        for key, cs in stats.items():
-            if pred(key):
-                acc.add(cs)
-        return acc
-
-    in_spec = pooled(lambda k: k[1] >= 400 and not k[0].startswith("badge"))
+    in_spec = pooled(stats, lambda k: k[1] >= 400 and not k[0].startswith("badge"))
     print("\n## Overall")
     print(summary_table("burrito, rates >= 400 Hz (the documented range)", in_spec, BURRITO_KINDS))
-    print(summary_table("badge, rates >= 400 Hz", pooled(lambda k: k[1] >= 400 and k[0].startswith("badge")),
+    print(summary_table("badge, rates >= 400 Hz", pooled(stats, lambda k: k[1] >= 400 and k[0].startswith("badge")),
                         BADGE_KINDS))
     if 200 in rates:
         print(summary_table("burrito at 200 Hz (below the documented 400 Hz)",
-                            pooled(lambda k: k[1] == 200 and not k[0].startswith("badge")), BURRITO_KINDS))
-        print(summary_table("badge at 200 Hz", pooled(lambda k: k[1] == 200 and k[0].startswith("badge")),
+                            pooled(stats, lambda k: k[1] == 200 and not k[0].startswith("badge")), BURRITO_KINDS))
+        print(summary_table("badge at 200 Hz", pooled(stats, lambda k: k[1] == 200 and k[0].startswith("badge")),
                             BADGE_KINDS))
     print("\n## By rate and by noise (burrito, all scenarios)")
     for r in rates:
-        print(summary_table(f"{r} Hz", pooled(lambda k, r=r: k[1] == r and not k[0].startswith("badge")),
+        print(summary_table(f"{r} Hz", pooled(stats, lambda k, r=r: k[1] == r and not k[0].startswith("badge")),
                             BURRITO_KINDS))
     for nz, (lo, hi) in NOISE_LEVELS.items():
         print(summary_table(f"noise {nz} ({lo:g}-{hi:g} mg rms), >= 400 Hz",
-                            pooled(lambda k, nz=nz: k[2] == nz and k[1] >= 400 and not k[0].startswith("badge")),
+                            pooled(stats, lambda k, nz=nz: k[2] == nz and k[1] >= 400 and not k[0].startswith("badge")),
                             BURRITO_KINDS))
     print("\n## By scenario (rates >= 400 Hz)")
-    for sc in args.scenarios:
+    for sc in scenarios:
         kinds = BADGE_KINDS if sc.startswith("badge") else BURRITO_KINDS
-        print(summary_table(sc, pooled(lambda k, sc=sc: k[0] == sc and k[1] >= 400), kinds))
+        print(summary_table(sc, pooled(stats, lambda k, sc=sc: k[0] == sc and k[1] >= 400), kinds))
     print("\n## Recall by physical condition (rates >= 400 Hz)")
     print("| label condition | detected | labels | recall |\n|---|---|---|---|")
-    allin = pooled(lambda k: k[1] >= 400)
+    allin = pooled(stats, lambda k: k[1] >= 400)
     for b in sorted(allin.bins):
         h, n = allin.bins[b]
         print(f"| {b} | {h} | {n} | {h / n:.3f} |")
@@ -355,17 +314,148 @@ def main(argv: list[str] | None = None) -> int:
         print("| scenario | Hz | noise | F1 | figures |\n|---|---|---|---|---|")
         for f1, key in worst:
             print(f"| {key[0]} | {key[1]} | {key[2]} | {f1:.2f} | {cell_line(key, stats[key]).split('| ', 5)[-1]}")
+
+
+def _cmp_row(name: str, a: KindStats, b: KindStats) -> str:
+    def fig(ks: KindStats) -> str:
+        abs_err = [abs(e) for e in ks.errors_ms]
+        return (f"{_fmt(ks.precision())} | {_fmt(ks.recall())} | {ks.tp}/{ks.fp}/{ks.fn} | "
+                f"{_fmt_ms(pct(abs_err, 0.5))} / {_fmt_ms(pct(abs_err, 0.95))}")
+
+    return f"| {name} | {fig(a)} | {fig(b)} |"
+
+
+def print_comparison(acc: dict[Cell, CellStats], gyr: dict[Cell, CellStats], rates: tuple[int, ...]) -> None:
+    """The accelerometer-only and with-gyro passes side by side: pooled kinds, then the cells whose F1 moved."""
+    print("\n# Accelerometer only vs with the gyroscope (same traces)")
+    groups: list[tuple[str, Any, tuple[str, ...]]] = [
+        ("burrito, rates >= 400 Hz", lambda k: k[1] >= 400 and not k[0].startswith("badge"), BURRITO_KINDS),
+        ("badge, rates >= 400 Hz", lambda k: k[1] >= 400 and k[0].startswith("badge"), BADGE_KINDS)]
+    if 200 in rates:
+        groups += [("burrito at 200 Hz", lambda k: k[1] == 200 and not k[0].startswith("badge"), BURRITO_KINDS),
+                   ("badge at 200 Hz", lambda k: k[1] == 200 and k[0].startswith("badge"), BADGE_KINDS)]
+    for title, pred, kinds in groups:
+        a, b = pooled(acc, pred), pooled(gyr, pred)
+        print(f"\n{title}  ({a.traces} traces)")
+        print("| kind | P accel | R accel | TP/FP/FN accel | abs p50 / p95 ms accel "
+              "| P +gyro | R +gyro | TP/FP/FN +gyro | abs p50 / p95 ms +gyro |\n" + "|---" * 9 + "|")
+        for k in kinds:
+            if k in a.kinds or k in b.kinds:
+                print(_cmp_row(k, a.kinds[k], b.kinds[k]))
+        if a.settles:
+            print(f"phantom pickups during settling: {a.phantom_pickups} -> {b.phantom_pickups} in {a.settles} settles")
+    changes = sorted(((cell_f1(gyr[c]) - cell_f1(acc[c]), c) for c in acc if acc[c].traces), key=lambda x: x[0])
+    moved = [(d, c) for d, c in changes if abs(d) > 1e-9]
+    print(f"\n## Cells whose micro F1 changed with the gyro ({len(moved)} of {len(changes)})")
+    print("| scenario | Hz | noise | F1 accel | F1 +gyro | change |\n|---|---|---|---|---|---|")
+    for d, c in moved:
+        print(f"| {c[0]} | {c[1]} | {c[2]} | {cell_f1(acc[c]):.2f} | {cell_f1(gyr[c]):.2f} | {d:+.2f} |")
+
+
+def _cells_json(stats: dict[Cell, CellStats]) -> list[dict[str, Any]]:
+    return [{"scenario": k[0], "rate": k[1], "noise": k[2], "traces": cs.traces,
+             "kinds": {kk: {"tp": v.tp, "fp": v.fp, "fn": v.fn, "errors_ms": [round(e, 2) for e in v.errors_ms]}
+                       for kk, v in cs.kinds.items()},
+             "confusions": dict(cs.confusions), "bins": dict(cs.bins),
+             "near_miss_ms": {kk: [round(x, 1) for x in v] for kk, v in cs.near_miss_ms.items()}, "other": dict(cs.other),
+             "settles": cs.settles, "phantom_pickups": cs.phantom_pickups} for k, cs in stats.items()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=6, help="traces per condition cell (default 6)")
+    ap.add_argument("--quick", action="store_true", help="1 trace per cell at 400 and 1666 Hz (seconds)")
+    ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--budget", type=float, default=150.0, help="stop starting traces after this many seconds")
+    ap.add_argument("--json", type=Path, help="write every cell's figures here")
+    ap.add_argument("--save", type=Path, help="also write each trace as CSV + sidecar JSON into this folder "
+                    "(with gx,gy,gz columns under --gyro)")
+    ap.add_argument("--scenarios", nargs="*", choices=SCENARIOS, default=list(SCENARIOS))
+    ap.add_argument("--gyro", nargs="?", const="on", choices=("on", "both"),
+                    help="also feed the gyroscope to the detector; 'both': score each trace without and with it and "
+                         "print both reports and a comparison (the detector runs twice, so it takes twice as long)")
+    args = ap.parse_args(argv)
+    try:
+        from firmware_bridge.cli import detect_events
+    except ImportError as exc:
+        print(f"bench_blind: cannot import the detector's entry point firmware_bridge.cli.detect_events: {exc}",
+              file=sys.stderr)
+        return 1
+    import firmware_bridge.cli as fb_cli
+
+    modes = {None: ("accel",), "on": ("gyro",), "both": ("accel", "gyro")}[args.gyro]
+    rates = (400, 1666) if args.quick else RATES
+    n_per = 1 if args.quick else args.n
+    cells = [(sc, r, nz) for sc in args.scenarios for r in rates for nz in NOISE_LEVELS]
+    jobs = [(rep, ci) for rep in range(n_per) for ci in range(len(cells))]  # round-robin: a budget cut is even
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+    all_stats: dict[str, dict[Cell, CellStats]] = {m: {c: CellStats() for c in cells} for m in modes}
+    bar: Any = None
+    if sys.stderr.isatty():
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(jobs), unit="trace", file=sys.stderr)
+        except ImportError:
+            bar = None
+    t_start = time.perf_counter()
+    t_detect = dict.fromkeys(modes, 0.0)
+    done = 0
+    for rep, ci in jobs:
+        if time.perf_counter() - t_start > args.budget:
+            break
+        sc, rate, noise = cells[ci]
+        seed = args.seed * 1000 + ci * 97 + rep
+        tr = simulate(sc, rate, noise, seed, gyro=args.gyro is not None)
+        rows = tr.samples()
+        for mode in modes:
+            t0 = time.perf_counter()
+            if mode == "accel":
+                dets = detect_events(rows, tr.device)
+            else:
+                try:
+                    dets = detect_with_gyro(tr, tr.device)
+                except TypeError as exc:
+                    print(f"bench_blind: the detector's feed() does not take a gyroscope reading: {exc}",
+                          file=sys.stderr)
+                    return 1
+            t_detect[mode] += time.perf_counter() - t0
+            all_stats[mode][cells[ci]].add(score(tr, dets))
+        if args.save:
+            tr.write(args.save / f"{sc}_{rate}_{noise}_{rep}.csv", gyro=args.gyro is not None)
+        done += 1
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    wall = time.perf_counter() - t_start
+
+    for mode in modes:
+        stats = all_stats[mode]
+        n_samples = sum(c.samples for c in stats.values())
+        print("# Blind detector benchmark" + ("" if args.gyro is None else f" ({MODE_TITLES[mode]})"))
+        print(f"detector: {fb_cli.__file__}")
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}; "
+              f"{done}/{len(jobs)} traces ({n_per} per cell requested), {n_samples} samples, wall {wall:.1f} s, "
+              f"detector {t_detect[mode]:.1f} s ({n_samples / max(t_detect[mode], 1e-9):,.0f} samples/s); "
+              f"seed {args.seed}")
+        print("tolerances: " + ", ".join(f"{k} {lo * 1e3:+.0f}..{hi * 1e3:+.0f} ms" for k, (lo, hi) in TOLERANCE_S.items()))
+        print_report(stats, cells, rates, args.scenarios)
+        if len(modes) > 1:
+            print()
+    if len(modes) > 1:
+        print_comparison(all_stats["accel"], all_stats["gyro"], rates)
     if args.json:
-        out = {
+        out: dict[str, Any] = {
             "detector": fb_cli.__file__, "seed": args.seed, "traces": done, "wall_s": wall,
             "sim": blind_sim.__file__,
-            "cells": [{"scenario": k[0], "rate": k[1], "noise": k[2], "traces": cs.traces,
-                       "kinds": {kk: {"tp": v.tp, "fp": v.fp, "fn": v.fn, "errors_ms": [round(e, 2) for e in v.errors_ms]}
-                                 for kk, v in cs.kinds.items()},
-                       "confusions": dict(cs.confusions), "bins": dict(cs.bins),
-                       "near_miss_ms": {kk: [round(x, 1) for x in v] for kk, v in cs.near_miss_ms.items()}, "other": dict(cs.other), "settles": cs.settles,
-                       "phantom_pickups": cs.phantom_pickups} for k, cs in stats.items()],
+            "cells": _cells_json(all_stats[modes[0]]),
         }
+        if args.gyro is not None:
+            out["gyro"] = args.gyro
+        if args.gyro == "both":
+            out["cells_gyro"] = _cells_json(all_stats["gyro"])
         args.json.write_text(json.dumps(out) + "\n", encoding="utf-8")
     return 0
 
