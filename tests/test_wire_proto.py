@@ -221,7 +221,7 @@ def test_firmware_compiles_with_mpy_cross(name: str, tmp_path: Path) -> None:
 
 
 def test_protocol_md_worked_examples_match_the_code() -> None:
-    """The byte-exact examples in PROTOCOL.md (EVENT, its ACK, CONFIG, CONFIG_ACK, TRACE) are what proto.py
+    """The byte-exact examples in PROTOCOL.md (EVENT, its ACK, CONFIG, CONFIG_ACK, TRACE, TRACE6) are what proto.py
     produces, so the spec cannot drift from the code."""
     text = (FIRMWARE.parent / "PROTOCOL.md").read_text()
     blocks: list[dict[str, bytes]] = []
@@ -246,14 +246,19 @@ def test_protocol_md_worked_examples_match_the_code() -> None:
         proto.pack(proto.CONFIG_ACK, proto.KIND_BURRITO, MAC, dev, 6, (3, 0, 1, proto.CFG_APPLIED)),
         proto.pack(proto.TRACE, proto.KIND_BURRITO, MAC, dev, 7, (1, 0, 1, 1_000_000),
                    tail=struct.pack("<Hhhh", 0, 1000, 0, 2000) + struct.pack("<Hhhh", 1200, 1001, 0, 2000)),
+        proto.pack(proto.TRACE6, proto.KIND_BURRITO, MAC, dev, 8, (2, 0, 1, 2_000_000),
+                   tail=struct.pack("<Hhhhhhh", 0, 0, 0, 1000, 500, -250, 10000)
+                   + struct.pack("<Hhhhhhh", 1200, 1, 0, 1000, 501, -250, 32767)),
     ]
     assert [b["body"] for b in blocks] == expected
     for b in blocks:
         assert b["crc"] == proto.seal(b["body"])[-2:]
         if "frame" in b:
             assert b["frame"] == proto.frame(proto.seal(b["body"]))
-    assert proto.trace_samples(expected[-1]) == [(1_000_000, 1000, 0, 2000), (1_001_200, 1001, 0, 2000)]
-    assert "version 1.1" in text and proto.PROTO_VERSION == 1
+    assert proto.trace_samples(expected[-2]) == [(1_000_000, 1000, 0, 2000), (1_001_200, 1001, 0, 2000)]
+    assert proto.trace_samples(expected[-1]) == [(2_000_000, 0, 0, 1000, 500, -250, 10000),
+                                                 (2_001_200, 1, 0, 1000, 501, -250, 32767)]
+    assert "version 1.2" in text and proto.PROTO_VERSION == 1
 
 
 def test_relay_carries_only_burritos_and_badges_from_the_radio() -> None:

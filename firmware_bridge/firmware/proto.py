@@ -1,4 +1,4 @@
-"""Burrito Table wire protocol, version 1 (document 1.1) -- shared by the firmware and the Pi.
+"""Burrito Table wire protocol, version 1 (document 1.2) -- shared by the firmware and the Pi.
 
 This file is the executable half of ``firmware_bridge/PROTOCOL.md``. It runs unchanged under MicroPython (copied to the
 board as ``proto.py``) and CPython (imported as ``firmware_bridge.firmware.proto``), so devices, the virtual devices and
@@ -34,8 +34,10 @@ ACK = 6
 TRACE = 7  # 1.1: raw samples around events, in chunks
 CONFIG = 8  # 1.1: host -> device detector parameters
 CONFIG_ACK = 9  # 1.1: device -> host answer to CONFIG
+TRACE6 = 10  # 1.2: raw samples with the angular rate (gyroscope on), in chunks
 MSG_NAMES = {HELLO: "hello", EVENT: "event", HEARTBEAT: "heartbeat", TSYNC_REQ: "tsync_req",
-             TSYNC_RESP: "tsync_resp", ACK: "ack", TRACE: "trace", CONFIG: "config", CONFIG_ACK: "config_ack"}
+             TSYNC_RESP: "tsync_resp", ACK: "ack", TRACE: "trace", CONFIG: "config", CONFIG_ACK: "config_ack",
+             TRACE6: "trace6"}
 #: Types only a host sends; a device never does (the host counts them ``malformed`` when one comes from a device).
 HOST_TO_DEVICE = (TSYNC_REQ, ACK, CONFIG)
 
@@ -55,6 +57,7 @@ CAP_DETECT_BURRITO = 2
 CAP_DETECT_BADGE = 4
 CAP_BATTERY = 8
 CAP_RELAY = 16
+CAP_GYRO = 32  # 1.2: the gyroscope is on: the detector gets the angular rate and traces go as TRACE6
 
 FLAG_RESEND = 1  # header flags bit 0: this packet repeats an earlier one
 
@@ -81,6 +84,7 @@ PAYLOADS = {
     TRACE: "<HBBQ",  # trace id, chunk index, chunk count, device time us of the chunk's first sample; then samples
     CONFIG: "<HBB",  # parameter version, part index, part count; then entries
     CONFIG_ACK: "<HBBB",  # parameter version, part index, part count, status (CFG_*)
+    TRACE6: "<HBBQ",  # as TRACE; then 6-axis samples
 }
 # 1.1 appended fields (a 1.0 sender omits them; readers take them when present).
 EXTENSIONS = {
@@ -96,13 +100,18 @@ for _t in EXTENSIONS:
     EXT_LEN[_t] = struct.calcsize(EXTENSIONS[_t])
     FULL[_t] = PAYLOADS[_t] + EXTENSIONS[_t][1:]
 
-NEEDS_ACK = (HELLO, EVENT, TRACE)
+NEEDS_ACK = (HELLO, EVENT, TRACE, TRACE6)
 
 # TRACE samples: dt us since the previous sample of the chunk (0 for the first), then x, y, z in milli-g.
 SAMPLE = "<Hhhh"
 SAMPLE_LEN = 8
 TRACE_FIXED = 12
 TRACE_MAX_SAMPLES = (MAX_PACKET - HEADER_LEN - CRC_LEN - TRACE_FIXED) // SAMPLE_LEN  # 27
+# TRACE6 samples: as TRACE's, then the angular rate x, y, z in milli-rad/s (clipped to +-32767).
+SAMPLE6 = "<Hhhhhhh"
+SAMPLE6_LEN = 14
+TRACE6_MAX_SAMPLES = (MAX_PACKET - HEADER_LEN - CRC_LEN - TRACE_FIXED) // SAMPLE6_LEN  # 15
+SAMPLE_LENS = {TRACE: SAMPLE_LEN, TRACE6: SAMPLE6_LEN}
 # CONFIG entries: name length, ASCII name, value as float32.
 CONFIG_MAX_ENTRIES_BYTES = MAX_PACKET - HEADER_LEN - CRC_LEN - 4  # 228
 CONFIG_MAX_PARTS = 16
@@ -262,22 +271,30 @@ def unpack(body):
     fields = struct.unpack_from(fmt, body, HEADER_LEN)
     if mtype == EVENT and not 1 <= fields[0] <= len(EVENT_KINDS):
         raise ProtocolError("unknown event kind %d" % fields[0])
-    if mtype == TRACE:
+    if mtype == TRACE or mtype == TRACE6:
         if fields[2] == 0 or fields[1] >= fields[2]:
             raise ProtocolError("trace chunk %d of %d" % (fields[1], fields[2]))
         extra = len(body) - HEADER_LEN - need
-        if extra == 0 or extra % SAMPLE_LEN:
-            raise ProtocolError("trace chunk with %d sample bytes" % extra)
+        if extra == 0 or extra % SAMPLE_LENS[mtype]:
+            raise ProtocolError("%s chunk with %d sample bytes" % (MSG_NAMES[mtype], extra))
     if mtype == CONFIG and (fields[2] == 0 or fields[1] >= fields[2]):
         raise ProtocolError("config part %d of %d" % (fields[1], fields[2]))
     return mtype, dkind, flags, mac, boot, seq, fields
 
 
 def trace_samples(body):
-    """The samples of a TRACE body (checked by ``unpack``): [(t_us, x_mg, y_mg, z_mg), ...] on the device clock."""
+    """The samples of a TRACE or TRACE6 body (checked by ``unpack``) on the device clock: [(t_us, x_mg, y_mg, z_mg),
+    ...] from TRACE, [(t_us, x_mg, y_mg, z_mg, gx_mrad, gy_mrad, gz_mrad), ...] from TRACE6."""
     t = struct.unpack_from("<Q", body, HEADER_LEN + 4)[0]
     out = []
     pos = HEADER_LEN + TRACE_FIXED
+    if body[1] == TRACE6:
+        while pos + SAMPLE6_LEN <= len(body):
+            dt, x, y, z, gx, gy, gz = struct.unpack_from(SAMPLE6, body, pos)
+            t += dt
+            out.append((t, x, y, z, gx, gy, gz))
+            pos += SAMPLE6_LEN
+        return out
     while pos + SAMPLE_LEN <= len(body):
         dt, x, y, z = struct.unpack_from(SAMPLE, body, pos)
         t += dt
@@ -472,7 +489,8 @@ class Node:
         self._win_acked = 0
         self._next_hb = 0
         self.hello_acked = False
-        # 1.1: raw traces (a tracebuf.TraceBuffer or None) sent as TRACE chunks, at most trace_window unacked
+        # 1.1: raw traces (a tracebuf.TraceBuffer or None) sent as TRACE chunks (TRACE6 from a buffer that keeps the
+        # angular rate), at most trace_window unacked
         self.traces = traces
         self.trace_window = trace_window
         self.tpending = []  # same layout as pending, plus the time it was first sent
@@ -524,9 +542,10 @@ class Node:
             if chunk is None:
                 return
             tid, idx, count, t_first, tail = chunk
+            mtype = TRACE6 if self.traces.gyro else TRACE
             seq = self._next_seq()
-            body = pack(TRACE, self.dkind, self.mac, self.boot, seq, (tid, idx, count, t_first), tail=tail)
-            self.tpending.append([seq, TRACE, body, now + self.resend_us, self.resend_us, now, tid])
+            body = pack(mtype, self.dkind, self.mac, self.boot, seq, (tid, idx, count, t_first), tail=tail)
+            self.tpending.append([seq, mtype, body, now + self.resend_us, self.resend_us, now, tid])
             self.sent += 1
             self.send(seal(body))
 
@@ -580,7 +599,7 @@ class Node:
             return None
         if mtype == ACK:
             atype, aboot, aseq = fields
-            if aboot == self.boot and atype == TRACE:
+            if aboot == self.boot and (atype == TRACE or atype == TRACE6):
                 for k in range(len(self.tpending)):
                     if self.tpending[k][0] == aseq:
                         self.tpending.pop(k)

@@ -1,7 +1,8 @@
 """Raw samples around every event, for the host to fetch (PROTOCOL.md 1.1, section 10). MicroPython and CPython.
 
 Every accelerometer sample goes into a fixed ring (``RING_US`` of samples, 10 bytes each: the low 32 bits of the
-device time in microseconds and x, y, z in milli-g). An event opens a *capture* from ``PRE_US`` before its stamp to
+device time in microseconds and x, y, z in milli-g; with the gyroscope on (``gyro=True``, protocol 1.2) 16 bytes, the
+angular rate x, y, z in milli-rad/s after them, and the traces go out as TRACE6 chunks). An event opens a *capture* from ``PRE_US`` before its stamp to
 ``POST_US`` after it; events inside an open capture widen it, up to ``MAX_SPAN_US``. When the clock passes the end,
 the capture is copied out of the ring into a *trace* that waits to be sent as TRACE chunks (``next_chunk``).
 
@@ -9,7 +10,8 @@ Why these numbers: a table throw flies at most about a second, so one second bef
 launch, and half a second after holds what tells an impact from a catch (the detector looks 200-300 ms on). The
 detector may report an event up to a second after its stamp, and the ring holds two seconds, so the whole window is
 still there when the capture closes. Memory is fixed at boot: at 833 Hz the ring is 16.7 KB and each trace at most
-15 KB; at most ``MAX_TRACES`` wait (and one is being sent), so the whole feature stays under 62 KB. A trace that does
+15 KB; at most ``MAX_TRACES`` wait (and one is being sent), so the whole feature stays under 62 KB (with the gyroscope
+on, 26.7 KB, 24 KB and under 100 KB). A trace that does
 not fit is dropped and counted (``dropped``, reported in heartbeats), never blocks events.
 
 No ``typing``, no dataclasses, only ``struct`` formats MicroPython's ``ustruct`` knows.
@@ -25,23 +27,32 @@ MAX_TRACES = 2
 CLOSE_LAG_US = 50000  # the FIFO is read late: wait this long past the end before closing on the clock alone
 MAX_MARKS = 8
 REC = 10  # ring record: u32 low bits of t_us, x, y, z in milli-g
+REC6 = 16  # with the gyroscope on: then gx, gy, gz in milli-rad/s
 SAMPLES_PER_CHUNK = 27  # fills a 250-byte packet (proto.TRACE_MAX_SAMPLES)
+SAMPLES_PER_CHUNK6 = 15  # fills a 250-byte packet with 6-axis samples (proto.TRACE6_MAX_SAMPLES)
 MAX_DT = 0xFFFF  # a longer gap between two samples starts a new chunk (dt is a u16)
 
 
-def to_mg(g):
-    """g -> milli-g as a signed 16-bit value (clipped at +-32.767 g)."""
-    mg = int(g * 1000 + (0.5 if g >= 0 else -0.5))
-    return -32767 if mg < -32767 else (32767 if mg > 32767 else mg)
+def to_milli(v):
+    """g -> milli-g, or rad/s -> milli-rad/s, as a signed 16-bit value (clipped at +-32767)."""
+    m = int(v * 1000 + (0.5 if v >= 0 else -0.5))
+    return -32767 if m < -32767 else (32767 if m > 32767 else m)
+
+
+to_mg = to_milli
 
 
 class TraceBuffer:
-    """The ring, the open capture and the traces waiting to be sent."""
+    """The ring, the open capture and the traces waiting to be sent; ``gyro``: every sample carries the angular rate
+    (fixed at boot, as the ring's size is)."""
 
     def __init__(self, rate_hz, ring_us=RING_US, pre_us=PRE_US, post_us=POST_US, max_span_us=MAX_SPAN_US,
-                 max_traces=MAX_TRACES):
+                 max_traces=MAX_TRACES, gyro=False):
+        self.gyro = bool(gyro)
+        self.rec = REC6 if self.gyro else REC
+        self.per_chunk = SAMPLES_PER_CHUNK6 if self.gyro else SAMPLES_PER_CHUNK
         self.n = max(16, int(rate_hz) * ring_us // 1000000 + 1)
-        self.ring = bytearray(self.n * REC)
+        self.ring = bytearray(self.n * self.rec)
         self.head = 0  # next slot to write
         self.count = 0
         self.newest = None  # full device time of the newest sample
@@ -51,15 +62,23 @@ class TraceBuffer:
         self.max_traces = max_traces
         self.capture = None  # [start_us, end_us]
         self.marks = []  # event stamps the open capture could not take
-        self.ready = []  # [trace id, bytes of REC records, [(first record, full t of it), ...]]
+        self.ready = []  # [trace id, bytes of ring records, [(first record, full t of it), ...]]
         self._cur = None  # the trace being sent: ready entry + [next chunk index]
         self.next_id = 1
         self.dropped = 0
         self.traces = 0
 
-    def add(self, t_us, ax, ay, az):
-        """One sample (device time in us, acceleration in g); closes the capture once a sample passes its end."""
-        struct.pack_into("<Ihhh", self.ring, self.head * REC, t_us & 0xFFFFFFFF, to_mg(ax), to_mg(ay), to_mg(az))
+    def add(self, t_us, ax, ay, az, gx=None, gy=None, gz=None):
+        """One sample (device time in us, acceleration in g, and with ``gyro`` the angular rate in rad/s, which it
+        then needs); closes the capture once a sample passes its end."""
+        if self.gyro:
+            if gx is None or gy is None or gz is None:
+                raise ValueError("this trace buffer keeps the angular rate: a sample without it")
+            struct.pack_into("<Ihhhhhh", self.ring, self.head * REC6, t_us & 0xFFFFFFFF, to_milli(ax), to_milli(ay),
+                             to_milli(az), to_milli(gx), to_milli(gy), to_milli(gz))
+        else:
+            struct.pack_into("<Ihhh", self.ring, self.head * REC, t_us & 0xFFFFFFFF, to_milli(ax), to_milli(ay),
+                             to_milli(az))
         self.head = (self.head + 1) % self.n
         if self.count < self.n:
             self.count += 1
@@ -116,9 +135,10 @@ class TraceBuffer:
         first = last = -1
         t_first = 0
         k = 0
+        rec = self.rec
         while k < self.count:  # newest to oldest
             i = (self.head - 1 - k) % self.n
-            low = struct.unpack_from("<I", self.ring, i * REC)[0]
+            low = struct.unpack_from("<I", self.ring, i * rec)[0]
             t = newest - ((low_newest - low) & 0xFFFFFFFF)
             if t < start:
                 break
@@ -133,28 +153,30 @@ class TraceBuffer:
         lo = (self.head - 1 - first) % self.n  # oldest record wanted
         hi = (self.head - 1 - last) % self.n  # newest record wanted
         if lo <= hi:  # one or two slices: no per-sample allocation (MicroPython's heap is small)
-            return bytes(self.ring[lo * REC:(hi + 1) * REC]), t_first
-        return bytes(self.ring[lo * REC:]) + bytes(self.ring[:(hi + 1) * REC]), t_first
+            return bytes(self.ring[lo * rec:(hi + 1) * rec]), t_first
+        return bytes(self.ring[lo * rec:]) + bytes(self.ring[:(hi + 1) * rec]), t_first
 
     def _bounds(self, data, t_first):
-        """Where each chunk starts (record index, full time): every SAMPLES_PER_CHUNK records or at a long gap."""
+        """Where each chunk starts (record index, full time): every ``per_chunk`` records or at a long gap."""
         bounds = [(0, t_first)]
         t = t_first
         prev = struct.unpack_from("<I", data, 0)[0]
-        n = len(data) // REC
+        rec = self.rec
+        n = len(data) // rec
         start = 0
         for i in range(1, n):
-            low = struct.unpack_from("<I", data, i * REC)[0]
+            low = struct.unpack_from("<I", data, i * rec)[0]
             dt = (low - prev) & 0xFFFFFFFF
             t += dt
             prev = low
-            if i - start >= SAMPLES_PER_CHUNK or dt > MAX_DT:
+            if i - start >= self.per_chunk or dt > MAX_DT:
                 bounds.append((i, t))
                 start = i
         return bounds
 
     def next_chunk(self):
-        """(trace id, chunk index, chunk count, full time of its first sample, sample bytes) or None."""
+        """(trace id, chunk index, chunk count, full time of its first sample, sample bytes) or None; the samples are
+        TRACE's ``<Hhhh`` or, with ``gyro``, TRACE6's ``<Hhhhhhh``."""
         if self._cur is None:
             if not self.ready:
                 return None
@@ -162,13 +184,20 @@ class TraceBuffer:
         tid, data, bounds, k = self._cur
         count = len(bounds)
         b, t0 = bounds[k]
-        e = bounds[k + 1][0] if k + 1 < count else len(data) // REC
+        rec = self.rec
+        e = bounds[k + 1][0] if k + 1 < count else len(data) // rec
         tail = bytearray()
-        prev = struct.unpack_from("<I", data, b * REC)[0]
-        for i in range(b, e):
-            low, x, y, z = struct.unpack_from("<Ihhh", data, i * REC)
-            tail += struct.pack("<Hhhh", (low - prev) & 0xFFFFFFFF, x, y, z)
-            prev = low
+        prev = struct.unpack_from("<I", data, b * rec)[0]
+        if self.gyro:
+            for i in range(b, e):
+                low, x, y, z, gx, gy, gz = struct.unpack_from("<Ihhhhhh", data, i * rec)
+                tail += struct.pack("<Hhhhhhh", (low - prev) & 0xFFFFFFFF, x, y, z, gx, gy, gz)
+                prev = low
+        else:
+            for i in range(b, e):
+                low, x, y, z = struct.unpack_from("<Ihhh", data, i * rec)
+                tail += struct.pack("<Hhhh", (low - prev) & 0xFFFFFFFF, x, y, z)
+                prev = low
         if k + 1 >= count:
             self._cur = None  # every chunk is out (the node holds the packets until acked): free the copy
         else:
