@@ -7,7 +7,8 @@ its own drifting clock, so clock sync, resends and de-duplication are exercised 
 
 Devices are driven by scripts: ``emit(device, kind, at=...)`` for an event at a true host time, or ``play_trace`` to
 run accelerometer samples through part A's detector (``firmware_bridge.firmware.detector.Detector``) exactly as the
-firmware would. ``truth`` records what really happened, for tests and benchmarks.
+firmware would. A device added with ``gyro=True`` is one whose gyroscope is on (protocol 1.2): it plays rows with the
+angular rate, feeds it to its detector, says so in HELLO and sends its traces as TRACE6 chunks. ``truth`` records what really happened, for tests and benchmarks.
 
 Everything runs on one thread (an event loop over a heap of due actions plus ``select`` on the pty), so no locks are
 needed inside; the public methods hand work to that thread through a queue.
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.firmware import proto, tracebuf
+from firmware_bridge.tracefile import Row
 
 KIND_CODES = {"burrito": proto.KIND_BURRITO, "badge": proto.KIND_BADGE}
 
@@ -77,6 +79,8 @@ class VirtualDevice:
     battery_mv: int = 3900
     powered: bool = True
     rate_hz: int = 833
+    #: the gyroscope is on: samples carry the angular rate (rad/s) to the detector and into TRACE6 chunks
+    gyro: bool = False
     node: proto.Node | None = field(default=None, repr=False)
     #: the ring of raw samples, as on the firmware (filled by ``play_trace``)
     traces: tracebuf.TraceBuffer | None = field(default=None, repr=False)
@@ -126,8 +130,9 @@ class VirtualTable:
         return str(self.link) if self.link is not None else self.slave_name
 
     def add(self, kind: str, name: str | None = None, *, drift_ppm: float | None = None,
-            offset_us: int | None = None, heartbeat_s: float = 1.0, resend_s: float = 0.06) -> VirtualDevice:
-        """A new device; drift and offset are random (seeded) unless given."""
+            offset_us: int | None = None, heartbeat_s: float = 1.0, resend_s: float = 0.06,
+            gyro: bool = False) -> VirtualDevice:
+        """A new device; drift and offset are random (seeded) unless given; ``gyro``: its gyroscope is on."""
         if kind not in KIND_CODES:
             raise ValueError(f"virtual device kind must be burrito or badge, not {kind!r}")
         n = next(self._mac_serial)
@@ -139,7 +144,7 @@ class VirtualTable:
         dev = VirtualDevice(name, kind, mac,
                             drift_ppm=self.rng.uniform(-100, 100) if drift_ppm is None else drift_ppm,
                             offset_us=self.rng.randrange(1, 2**40) if offset_us is None else offset_us,
-                            heartbeat_s=heartbeat_s, resend_s=resend_s)
+                            heartbeat_s=heartbeat_s, resend_s=resend_s, gyro=gyro)
         self._attach(dev)
         self.devices[name] = dev
         return dev
@@ -155,8 +160,9 @@ class VirtualTable:
     def _attach(self, dev: VirtualDevice) -> None:
         """Boot the device: a new boot id, the firmware's Node and trace ring, its saved parameters."""
         caps = proto.CAP_ACCEL | proto.CAP_BATTERY | (
-            proto.CAP_DETECT_BURRITO if dev.kind == "burrito" else proto.CAP_DETECT_BADGE)
-        dev.traces = tracebuf.TraceBuffer(dev.rate_hz)
+            proto.CAP_DETECT_BURRITO if dev.kind == "burrito" else proto.CAP_DETECT_BADGE) | (
+            proto.CAP_GYRO if dev.gyro else 0)
+        dev.traces = tracebuf.TraceBuffer(dev.rate_hz, gyro=dev.gyro)
 
         def apply(params: dict, version: int, d: VirtualDevice = dev) -> None:
             from firmware_bridge.firmware.detector import Detector
@@ -238,16 +244,26 @@ class VirtualTable:
         for dt, device, kind, peak in script:
             self.emit(device, kind, t0 + dt, peak)
 
-    def play_trace(self, device: str, samples: Iterable[tuple[int, float, float, float]],
-                   start: float | None = None) -> None:
-        """Feed (t_us from trace start, ax, ay, az) samples through the real detector as the clock reaches them."""
+    def play_trace(self, device: str, samples: Iterable[Row], start: float | None = None) -> None:
+        """Feed (t_us from trace start, ax, ay, az) samples through the real detector as the clock reaches them.
+
+        Rows (t_us, ax, ay, az, gx, gy, gz) bring the angular rate in rad/s: a device with its gyroscope on needs it
+        on every row (ValueError otherwise) and feeds it to its detector and trace ring; a device with it off never
+        sees it, as on the firmware.
+        """
         try:
             from firmware_bridge.firmware.detector import Detector
         except ImportError as exc:  # part A not installed yet
             raise RuntimeError(f"play_trace needs firmware_bridge.firmware.detector: {exc}") from None
         dev = self.devices[device]
         t0 = self.clock() if start is None else start
-        rows = list(samples)
+        rows: list[Row] = list(samples)
+        if dev.gyro:
+            bad = next((i for i, r in enumerate(rows) if len(r) != 7), None)
+            if bad is not None:
+                raise ValueError(f"{device} has its gyroscope on: row {bad} has no angular rate")
+        else:
+            rows = [(r[0], r[1], r[2], r[3]) for r in rows]
 
         def begin() -> None:
             det = Detector(dev.kind, dev.params or None)
@@ -269,9 +285,10 @@ class VirtualTable:
                         nxt[0] = row
                         break
                     nxt[0] = None
+                    t_dev = base + int(row[0])
                     if dev.powered and dev.traces is not None:
-                        dev.traces.add(base + int(row[0]), row[1], row[2], row[3])
-                    for t_us, kind, peak in det.feed(base + int(row[0]), row[1], row[2], row[3]):
+                        dev.traces.add(t_dev, *row[1:])
+                    for t_us, kind, peak in det.feed(t_dev, *row[1:]):
                         if dev.powered and dev.node is not None:
                             host_t = t0 + (t_us - base) / 1e6
                             dev.node.event(kind, t_us, peak)

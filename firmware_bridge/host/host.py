@@ -74,6 +74,7 @@ class DeviceHealth:
     traces: int = 0
     traces_dropped: int = 0
     stale: int = 0
+    gyro: bool = False  # its HELLO says the gyroscope is on (capability bit 32, protocol 1.2)
 
 
 class _Boot:
@@ -107,6 +108,7 @@ class _Device:
         self.last_seen: float | None = None
         self.firmware = ""
         self.rate_hz = 0
+        self.gyro = False
         self.battery_mv: int | None = None
         self.battery_pct: int | None = None
         self.link_pct: int | None = None
@@ -121,7 +123,8 @@ class _Device:
         self.cfg_state = ""
         self.cfg_next = 0.0
         self.cfg_interval = 0.0
-        self.partial: dict[tuple[int, int], tuple[int, float, dict[int, list]]] = {}
+        # (boot, trace id) -> (chunk count, when first seen, chunks by index, message type: TRACE or TRACE6)
+        self.partial: dict[tuple[int, int], tuple[int, float, dict[int, list], int]] = {}
         self.recent: deque[DeviceEvent] = deque(maxlen=RECENT_EVENTS)
         self.traces = 0
         self.traces_dropped = 0
@@ -142,7 +145,7 @@ class _Device:
                             s.offset_us, s.drift_ppm, s.accepted, s.rejected_rtt + s.rejected_outlier, s.accepted_rtt_us,
                             self.events, self.duplicates, self.deferred, self.malformed, self.device_pending,
                             self.device_gave_up, self.boot, uptime, self.params_version, self.cfg_state,
-                            self.traces, self.traces_dropped, self.stale)
+                            self.traces, self.traces_dropped, self.stale, self.gyro)
 
     def boot_of(self, boot: int, mtype: int, seq: int, flags: int) -> tuple[_Boot, bool]:
         """The boot state a frame belongs to, and whether it is the current boot.
@@ -373,7 +376,7 @@ class DeviceHost:
         self._seen(dev, t)
         if mtype == proto.EVENT:
             self._on_event(dev, b, seq, fields)
-        elif mtype == proto.TRACE:
+        elif mtype == proto.TRACE or mtype == proto.TRACE6:
             self._on_trace(dev, b, seq, fields, body)
         elif mtype == proto.TSYNC_RESP:
             t1, t2, t3 = fields
@@ -398,6 +401,7 @@ class DeviceHost:
         elif mtype == proto.HELLO:
             dev.firmware = "%d.%d.%d" % fields[:3]
             dev.rate_hz = fields[4]
+            dev.gyro = bool(fields[3] & proto.CAP_GYRO)
             if len(fields) > 5:  # a 1.0 device does not say: its version stays unknown
                 self._params_reported(dev, fields[5])
             self._ack(mac, mtype, boot, seq)
@@ -409,7 +413,7 @@ class DeviceHost:
         clock; nothing in it touches the current boot (its clock sync, its health, its sequence numbers)."""
         if mtype == proto.EVENT and (b.is_duplicate(seq) or b.sync.synced):
             self._on_event(dev, b, seq, fields)
-        elif mtype == proto.TRACE:
+        elif mtype == proto.TRACE or mtype == proto.TRACE6:
             self._on_trace(dev, b, seq, fields, body)
         else:
             dev.stale += 1
@@ -464,11 +468,13 @@ class DeviceHost:
         self._ack(dev.mac, proto.EVENT, b.boot, seq)
 
     def _on_trace(self, dev: _Device, b: _Boot, seq: int, fields: tuple, body: bytes) -> None:
-        """One chunk of a trace: kept (then acked) until the trace is whole, then saved and handed on."""
+        """One TRACE or TRACE6 chunk: kept (then acked under its own type) until the trace is whole, then saved and
+        handed on. The chunks of one trace agree on their count and their type (with or without the angular rate)."""
+        mtype = body[1]
         if b.is_duplicate(seq):
             dev.duplicates += 1
             self.stats["duplicate"] += 1
-            self._ack(dev.mac, proto.TRACE, b.boot, seq)
+            self._ack(dev.mac, mtype, b.boot, seq)
             return
         tid, idx, count, _t_first = fields
         key = (b.boot, tid)
@@ -478,14 +484,14 @@ class DeviceHost:
                 oldest = min(dev.partial, key=lambda k: dev.partial[k][1])
                 del dev.partial[oldest]
                 self.stats["traces_incomplete"] += 1
-            entry = dev.partial[key] = (count, self.clock(), {})
-        if entry[0] != count:
-            self._malformed(dev)  # the chunk count of one trace cannot change
+            entry = dev.partial[key] = (count, self.clock(), {}, mtype)
+        if entry[0] != count or entry[3] != mtype:
+            self._malformed(dev)  # the chunk count of one trace cannot change, nor whether it carries the rate
             return
         entry[2][idx] = proto.trace_samples(body)
         b.remember(seq)
         self.stats["trace_chunks"] += 1
-        self._ack(dev.mac, proto.TRACE, b.boot, seq)
+        self._ack(dev.mac, mtype, b.boot, seq)
         if len(entry[2]) == count:
             del dev.partial[key]
             samples = sorted(s for chunk in entry[2].values() for s in chunk)
@@ -500,8 +506,10 @@ class DeviceHost:
         events = [{"kind": e.kind, "t_us": e.device_t_us, "t": round(e.t, 6), "seq": e.seq} for e in dev.recent
                   if first <= e.device_t_us <= last]
         rec = TraceRecord(dev.name, dev.kind, b.boot, tid, dev.rate_hz,
-                          [(t, x / 1000.0, y / 1000.0, z / 1000.0) for t, x, y, z in samples],
-                          host_first, per_us, events)
+                          [(s[0], s[1] / 1000.0, s[2] / 1000.0, s[3] / 1000.0) for s in samples],
+                          host_first, per_us, events,
+                          [(s[4] / 1000.0, s[5] / 1000.0, s[6] / 1000.0) for s in samples] if len(samples[0]) == 7
+                          else [])
         dev.traces += 1
         self.stats["traces"] += 1
         if self.trace_dir is not None:

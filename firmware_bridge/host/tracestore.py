@@ -1,8 +1,9 @@
 """Event traces fetched from the devices, and turning them into labelled recordings with the referee's final calls.
 
 A ``TraceRecord`` is one trace as the host reassembled it (PROTOCOL.md section 10): the device's raw samples on its
-own clock, the line that maps that clock to host time (from clock sync), and the events the device reported inside
-it. The host saves each as ``<device>-b<boot>-t<id>.json``.
+own clock (with the angular rate when the device's gyroscope is on: TRACE6 chunks), the line that maps that clock to
+host time (from clock sync), and the events the device reported inside it. The host saves each as
+``<device>-b<boot>-t<id>.json``.
 
 ``label_traces`` joins traces with a game journal. The journal holds every call the referee made with its evidence
 (``burrito_device``/``contact_t``, ``badge_device``/``badge_t``, ``launch_t``, ``pickup_t``), stamped in table time --
@@ -63,7 +64,8 @@ class TraceStoreError(ValueError):
 
 @dataclass
 class TraceRecord:
-    """One reassembled trace: ``samples`` are (device t_us, ax, ay, az in g), oldest first."""
+    """One reassembled trace: ``samples`` are (device t_us, ax, ay, az in g), oldest first; ``gyro`` the angular rate
+    (gx, gy, gz in rad/s) of each sample from a device whose gyroscope is on, else empty."""
 
     device: str
     kind: str
@@ -74,6 +76,7 @@ class TraceRecord:
     host_t_first: float | None  # host seconds of the first sample (None: the clock was not synced)
     host_per_us: float  # host seconds per device microsecond (1e-6 times 1 + drift)
     events: list[dict[str, Any]] = field(default_factory=list)  # {"kind", "t_us", "t" (host s), "seq"}
+    gyro: list[tuple[float, float, float]] = field(default_factory=list)
 
     @property
     def stem(self) -> str:
@@ -97,6 +100,8 @@ class TraceRecord:
         doc = {"version": 1, "device": self.device, "kind": self.kind, "boot": self.boot, "trace_id": self.trace_id,
                "rate_hz": self.rate_hz, "host_t_first": self.host_t_first, "host_per_us": self.host_per_us,
                "events": self.events, "samples": [list(s) for s in self.samples]}
+        if self.gyro:  # only then: files of accelerometer-only traces stay as they were
+            doc["gyro"] = [list(g) for g in self.gyro]
         tmp.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
         os.replace(tmp, path)
         return path
@@ -116,10 +121,13 @@ class TraceRecord:
             samples = [(int(s[0]), float(s[1]), float(s[2]), float(s[3])) for s in doc["samples"]]
             if not samples:
                 raise TraceStoreError(f"{p}: no samples")
+            gyro = [(float(g[0]), float(g[1]), float(g[2])) for g in doc.get("gyro", [])]
+            if gyro and len(gyro) != len(samples):
+                raise TraceStoreError(f"{p}: {len(gyro)} gyro readings for {len(samples)} samples")
             first = doc["host_t_first"]
             return cls(str(doc["device"]), str(doc["kind"]), int(doc["boot"]), int(doc["trace_id"]),
                        int(doc["rate_hz"]), samples, None if first is None else float(first),
-                       float(doc["host_per_us"]), list(doc.get("events", [])))
+                       float(doc["host_per_us"]), list(doc.get("events", [])), gyro)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, TraceStoreError):
                 raise
@@ -237,17 +245,24 @@ class RecordSummary:
 
 
 def write_recording(tr: TraceRecord, events: list[dict[str, Any]], out: Path, provenance: dict[str, Any]) -> Path:
-    """CSV ``t_us,ax,ay,az`` (us from the first sample, g) plus the sidecar JSON of the same stem."""
+    """CSV ``t_us,ax,ay,az`` (us from the first sample, g), or ``t_us,ax,ay,az,gx,gy,gz`` (rad/s) when the trace has
+    the angular rate, plus the sidecar JSON of the same stem. Three decimals: the wire carries milli-g and
+    milli-rad/s."""
     out.mkdir(parents=True, exist_ok=True)
     csv = out / f"{tr.stem}.csv"
     t_first = tr.samples[0][0]
-    lines = ["t_us,ax,ay,az"]
+    gyro = tr.gyro
+    lines = ["t_us,ax,ay,az,gx,gy,gz" if gyro else "t_us,ax,ay,az"]
     last = -1
-    for t, ax, ay, az in tr.samples:
+    for i, (t, ax, ay, az) in enumerate(tr.samples):
         if t - t_first <= last:
             continue  # the detect reader wants strictly increasing times
         last = t - t_first
-        lines.append(f"{last},{ax:.3f},{ay:.3f},{az:.3f}")
+        if gyro:
+            gx, gy, gz = gyro[i]
+            lines.append(f"{last},{ax:.3f},{ay:.3f},{az:.3f},{gx:.3f},{gy:.3f},{gz:.3f}")
+        else:
+            lines.append(f"{last},{ax:.3f},{ay:.3f},{az:.3f}")
     tmp = csv.with_name(csv.name + ".tmp")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     os.replace(tmp, csv)
