@@ -171,6 +171,13 @@ DEFAULTS = {
     # (physim: 0.24 -> 0.93 g in 150 ms); a hand swinging it back up rises more
     "confirm_res": 0.2,
     "confirm_skip": 25000,
+    # --- with the gyroscope on: where "up" is, kept through a windup and a flight
+    "flight_up_g": 0.5,  # a free body feels no gravity: its reading along "up" is drag's (<= 0 while it rises, under
+    # 0.5 g falling slower than 0.7x its terminal speed) and spin's; a hand that holds it carries 1 g up
+    "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
+    "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
+    "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
+    "gyro_bias_tau": 500000,  # lying still, the gyroscope reads its own zero-rate offset (+-1 dps typical)
     "release_frac": 0.15,
     "drop_g": 0.2,  # free fall reads drag and a slow tumble's w^2 r (< 0.15 g); a hand driving it down at 0.8 g reads more
     "drop_onset_g": 0.5,
@@ -329,6 +336,19 @@ class Detector:
         self._prev_leave = None  # type: Any  # ... and of the one before it
         self._leave_mean2 = 0.0
         self._bpe = 0.0  # band-pass energy of the newest sample (sum over axes)
+        # attitude from the gyroscope (only when feed() is given angular rates)
+        self._gyro = False
+        self._ux = 0.0  # world "up" in body axes, a unit vector
+        self._uy = 0.0
+        self._uz = 1.0
+        self._gbx = 0.0  # the gyroscope's zero-rate offset, rad/s, learnt at rest
+        self._gby = 0.0
+        self._gbz = 0.0
+        self._gpx = 0.0  # the previous sample's rate (offset removed)
+        self._gpy = 0.0
+        self._gpz = 0.0
+        self._w2 = 0.0  # |w|^2 of the newest sample, (rad/s)^2
+        self._att_t = 0
 
     def __getattr__(self, name):
         # type: (str) -> Any
@@ -385,6 +405,8 @@ class Detector:
         self._rm[h] = m
         self._n += 1
         self._advance_lags(t_us)
+        if gx is not None and self.kind == BURRITO:
+            self._attitude(t_us, ax, ay, az, m, gx, gy, gz)
         out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
@@ -408,6 +430,77 @@ class Detector:
             else:
                 self._decide(self._supported() and not self._hard and not still, out)
         return out
+
+    # ------------------------------------------------------------ attitude
+    def _attitude(self, t, ax, ay, az, m, gx, gy, gz):
+        # type: (int, float, float, float, float, float, float, float) -> None
+        """Keep world "up" in body axes: turned by the gyroscope's rate, pulled slowly towards the reading while
+        something carries it near 1 g, set to the mean vector at rest.  A flight is then told from a hand that
+        holds it: a free body reads no gravity, a held one 1 g up, whatever the spin or tumble did to the axes."""
+        if not self._gyro:
+            self._gyro = True
+            self._att_t = t
+            if m > 0.5:
+                self._ux = ax / m
+                self._uy = ay / m
+                self._uz = az / m
+            self._gpx = gx
+            self._gpy = gy
+            self._gpz = gz
+            return
+        dt_us = t - self._att_t
+        self._att_t = t
+        st = self._state
+        if st == ST_REST:
+            k = dt_us / (self.gyro_bias_tau + dt_us)
+            self._gbx += (gx - self._gbx) * k
+            self._gby += (gy - self._gby) * k
+            self._gbz += (gz - self._gbz) * k
+        wx = gx - self._gbx
+        wy = gy - self._gby
+        wz = gz - self._gbz
+        # the rate over the interval: the mean of its ends
+        mx = 0.5 * (wx + self._gpx)
+        my = 0.5 * (wy + self._gpy)
+        mz = 0.5 * (wz + self._gpz)
+        self._gpx = wx
+        self._gpy = wy
+        self._gpz = wz
+        self._w2 = wx * wx + wy * wy + wz * wz
+        ux = self._ux
+        uy = self._uy
+        uz = self._uz
+        w2 = mx * mx + my * my + mz * mz
+        if w2 > 0.0:
+            # a world-fixed vector seen from the turning body turns by -w dt (Rodrigues)
+            wn = math.sqrt(w2)
+            th = wn * dt_us * 1e-6
+            kx = mx / wn
+            ky = my / wn
+            kz = mz / wn
+            c = math.cos(th)
+            sn = math.sin(th)
+            kd = (kx * ux + ky * uy + kz * uz) * (1.0 - c)
+            cx = ky * uz - kz * uy
+            cy = kz * ux - kx * uz
+            cz = kx * uy - ky * ux
+            ux = ux * c - cx * sn + kx * kd
+            uy = uy * c - cy * sn + ky * kd
+            uz = uz * c - cz * sn + kz * kd
+        if st == ST_REST:
+            ux = self._mx
+            uy = self._my
+            uz = self._mz
+        elif self._cand is None and st != ST_FLIGHT and m > 0.0 and abs(m - 1.0) < self.up_gate:
+            k = dt_us / (self.up_tau + dt_us)
+            ux += (ax / m - ux) * k
+            uy += (ay / m - uy) * k
+            uz += (az / m - uz) * k
+        n = math.sqrt(ux * ux + uy * uy + uz * uz)
+        if n > 0.0:
+            self._ux = ux / n
+            self._uy = uy / n
+            self._uz = uz / n
 
     # ------------------------------------------------------------- helpers
     def _alpha(self, tau):
@@ -1606,9 +1699,17 @@ class Detector:
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2)]
+                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro)]
+                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
+                if self._gyro:
+                    # the flight's straightness is judged from lags that lie past the let-go, so the hand's last
+                    # push is not taken for a jerk; without the gyroscope this earlier check is what turns away
+                    # a pump fake's brake, with it the gravity test does
+                    q = t + self.release_max_t + (3 * self._dt) // 2 + self.lag2
+                    if q > self._pulse_quiet:
+                        self._pulse_quiet = q
             return
         c = self._cand
         if c is None:
@@ -1629,6 +1730,11 @@ class Detector:
             # flight is steady: a running stride's dip is followed by the next stance push
             if c[4] - c[3] > self.confirm_range + c[5]:
                 bad = True
+            if self._gyro:
+                h = self._head
+                c[6] += self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz
+                c[7] += self._w2
+                c[8] += 1
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
                 bad = True
@@ -1638,6 +1744,11 @@ class Detector:
             self._wind_peak = 0.0
             return
         if age >= self.confirm_t and c[2] > 0:
+            if c[8] > 0 and (c[6] - c[7] * self.spin_r / 9.80665) / c[8] > self.flight_up_g:
+                # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
+                self._cand = None
+                self._wind_peak = 0.0
+                return
             level = c[1] / c[2]
             self._launch(self._release_stamp(c[0], level), self._wind_peak, t, out)
 
