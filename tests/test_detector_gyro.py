@@ -1,0 +1,109 @@
+"""The detector with the gyroscope on: "up" kept through a turn, and a flight told from a hand by gravity.
+
+A free body reads no gravity, a held one reads the hand's 1 g up; the accelerometer alone cannot say where "up" is
+once the burrito has turned, the gyroscope can. Traces come from firmware_bridge.physim, whose gyroscope is modelled
+on the LSM6DSO (offset, noise, gain error, 70 mdps steps) from its own random stream.
+"""
+
+from __future__ import annotations
+
+import math
+
+from firmware_bridge import physim
+from firmware_bridge.firmware.detector import Detector
+from firmware_bridge.traces import TOLERANCE_US, Trace, match_events
+
+
+def run(tr: Trace, gyro: bool) -> list[tuple[int, str, float]]:
+    det = Detector(tr.device)
+    out: list[tuple[int, str, float]] = []
+    if gyro:
+        assert len(tr.gyro) == len(tr.samples)
+        for (t, ax, ay, az), (gx, gy, gz) in zip(tr.samples, tr.gyro):
+            out.extend(det.feed(t, ax, ay, az, gx, gy, gz))
+    else:
+        for s in tr.samples:
+            out.extend(det.feed(*s))
+    return out + det.flush()
+
+
+def _wrong(tr: Trace, found: list[tuple[int, str, float]], kinds: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """(kind, missed, false) for each kind with an error."""
+    _, missed, false = match_events(tr.truth, [(e[0], e[1]) for e in found], TOLERANCE_US)
+    out = []
+    for k in kinds:
+        mi = sum(1 for _, kk in missed if kk == k)
+        fa = sum(1 for _, kk in false if kk == k)
+        if mi or fa:
+            out.append((k, mi, fa))
+    return out
+
+
+def test_up_is_turned_by_the_gyroscopes_rate() -> None:
+    """A body that turns +90 degrees about its x axis sees world "up" move from +z to +y in its own axes (a fixed
+    vector seen from the turning body turns by -w dt). Fed in free fall, so nothing pulls "up" back to the reading."""
+    det = Detector("burrito")
+    t = 1_000_000
+    for _ in range(400):  # lying still: "up" is the mean reading
+        det.feed(t, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        t += 1200
+    w = math.pi / 2 / 0.3  # 90 degrees in 0.3 s
+    for _ in range(250):
+        det.feed(t, 0.0, 0.0, 0.0, w, 0.0, 0.0)
+        t += 1200
+    det.feed(t, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert abs(det._ux) < 0.02 and abs(det._uy - 1.0) < 0.02 and abs(det._uz) < 0.03, (det._ux, det._uy, det._uz)
+
+
+def test_the_gyroscopes_offset_is_learnt_while_it_lies_still() -> None:
+    """Lying still, the gyroscope reads only its zero-rate offset; learnt, it does not turn "up" afterwards."""
+    det = Detector("burrito")
+    t = 1_000_000
+    off = math.radians(1.5)
+    for _ in range(2000):
+        det.feed(t, 0.0, 0.0, 1.0, off, -off, 0.0)
+        t += 1200
+    assert abs(det._gbx - off) < 0.1 * off and abs(det._gby + off) < 0.1 * off
+
+
+def test_with_the_gyroscope_a_pump_fakes_brake_held_at_1_g_is_no_flight() -> None:
+    """An arm braking a pump fake sheds its push as fast as fingers open, then holds the burrito at a steady 1 g,
+    which a spinning flight can also read: accelerometer only, a false launch and a false catch. With the
+    gyroscope, "up" is known and the burrito still feels the hand's 1 g up: no flight."""
+    tr = physim.make_trace("handle_only", 4, physim.Condition(15.0, 200.0, 2.0, "pump", "rigid"))
+    assert _wrong(tr, run(tr, gyro=False), ("launch", "catch")) == [("launch", 0, 1), ("catch", 0, 1)]
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+
+
+def test_with_the_gyroscope_a_let_go_that_swings_the_vector_is_still_a_launch() -> None:
+    """The fingers' last push swings the reading 0.45 g in 10 ms; the flight's straightness, judged from lags that
+    reach back into it, turned the true throw away. With the gyroscope the gravity test rejects the brakes, so the
+    straightness is judged past the let-go and the throw is found."""
+    tr = physim.make_trace("throw_impact", 0, physim.Condition(2.0, 1666.0, 150.0, "pump", "rigid"))
+    assert ("launch", 1, 1) in _wrong(tr, run(tr, gyro=False), ("launch",))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+
+
+def test_with_the_gyroscope_true_throws_are_still_found() -> None:
+    """The gravity test vetoes no real flight: spinning (w^2 r up to 1.1 g) and tumbling throws at every rate and
+    noise level, with a still hand and with pump fakes, keep every launch, impact and catch."""
+    for rate in (200.0, 833.0, 1666.0):
+        for noise in (2.0, 15.0):
+            for handling in ("still", "pump"):
+                cond = physim.Condition(noise, rate, 30.0, handling, "rigid")
+                for sc in ("throw_impact", "throw_catch"):
+                    for seed in range(2):
+                        tr = physim.make_trace(sc, seed, cond)
+                        assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == [], (
+                            cond.label(), sc, seed)
+
+
+def test_physims_gyroscope_reads_the_bodys_turn() -> None:
+    """physim's gyroscope integrates to the turn its body made: over a throw and flight the rate is large
+    (0.3-3 rev/s of spin) and lying still it reads only its offset (within 1 dps plus noise)."""
+    tr = physim.make_trace("throw_impact", 2, physim.Condition(6.0, 833.0, 30.0, "normal", "rigid"))
+    assert len(tr.gyro) == len(tr.samples)
+    first = tr.gyro[:200]  # lying still before the pickup
+    for j in range(3):
+        assert max(abs(g[j]) for g in first) < math.radians(1.0) + 0.01
+    assert max(math.sqrt(gx * gx + gy * gy + gz * gz) for gx, gy, gz in tr.gyro) > 2 * math.pi * 0.3 * 0.9
