@@ -1,4 +1,5 @@
-"""Burrito node main loop (MicroPython, ESP32-S3/C3 + accelerometer, ESP-NOW). Copy to the board as main.py.
+"""Burrito node main loop (MicroPython, ESP32-S3/C3 + LSM6DSO accelerometer/gyroscope, ESP-NOW). Copy to the board as
+main.py.
 
 Glue only: the protocol (resend until acked, heartbeats, time-sync replies) is ``proto.Node`` and the motion logic is
 ``detector.Detector``; both are pure and tested on CPython. This file adds the radio, the sensor and the battery.
@@ -10,6 +11,9 @@ every loop and its samples are back-dated one sample period apart from the read 
 Traces (protocol 1.1): every sample also goes into ``tracebuf.TraceBuffer``; the Node sends the samples around each
 event as TRACE chunks. Parameters (CONFIG) are applied with ``Detector.configure`` and kept in ``params.json``, so a
 reboot comes back with the version the host pushed (it reports the version in HELLO and heartbeats).
+Gyroscope (protocol 1.2, ``GYRO``): on, every sample carries the angular rate (rad/s) to ``Detector.feed`` and into
+the trace ring, HELLO says so (``proto.CAP_GYRO``) and traces go as TRACE6 chunks. Set ``GYRO = False`` to run the
+accelerometer alone, exactly as firmware 1.1 did (a 1.1 host acknowledges only TRACE chunks: PROTOCOL.md section 8).
 """
 
 import json
@@ -23,7 +27,8 @@ import proto
 import tracebuf
 from detector import Detector
 
-FW = (1, 1, 0)
+FW = (1, 2, 0)
+GYRO = True  # the LSM6DSO's gyroscope on (about 0.5 mA more); False: accelerometer only
 PARAMS_FILE = "params.json"
 CHANNEL = 1
 PEER_FILE = "receiver.mac"
@@ -72,7 +77,7 @@ def _battery_reader():
 
 
 def run(kind="burrito"):
-    import imu  # part A's driver: IMU(i2c) with .rate_hz and .read_fifo() -> [(ax, ay, az), ...] in g
+    import imu  # the driver: IMU(i2c, gyro=...) with .rate_hz and .read_fifo() -> [(ax, ay, az[, gx, gy, gz]), ...]
 
     sta = network.WLAN(network.STA_IF)
     sta.active(True)
@@ -93,8 +98,8 @@ def run(kind="burrito"):
     clock = proto.Clock64(time.ticks_us, time.ticks_diff)
     dkind = proto.KIND_BURRITO if kind == "burrito" else proto.KIND_BADGE
     caps = proto.CAP_ACCEL | proto.CAP_BATTERY | (proto.CAP_DETECT_BURRITO if kind == "burrito"
-                                                  else proto.CAP_DETECT_BADGE)
-    sensor = imu.IMU(machine.I2C(0, sda=machine.Pin(I2C_SDA), scl=machine.Pin(I2C_SCL), freq=400000))
+                                                  else proto.CAP_DETECT_BADGE) | (proto.CAP_GYRO if GYRO else 0)
+    sensor = imu.IMU(machine.I2C(0, sda=machine.Pin(I2C_SDA), scl=machine.Pin(I2C_SCL), freq=400000), gyro=GYRO)
     period_us = 1000000 // sensor.rate_hz
     boot = int.from_bytes(os.urandom(2), "little")
     version, params = _load_params()
@@ -113,7 +118,7 @@ def run(kind="burrito"):
         except OSError:
             pass
 
-    ring = tracebuf.TraceBuffer(sensor.rate_hz)
+    ring = tracebuf.TraceBuffer(sensor.rate_hz, gyro=GYRO)
     node = proto.Node(mac, dkind, boot, clock.now, send, fw=FW, caps=caps, rate_hz=sensor.rate_hz,
                       battery=_battery_reader(), traces=ring, apply_config=apply, params_version=version)
     node.hello()
@@ -123,10 +128,10 @@ def run(kind="burrito"):
             t_last = clock.now()
             n = len(samples)
             for i in range(n):
-                ax, ay, az = samples[i]
+                s = samples[i]  # (ax, ay, az), or (ax, ay, az, gx, gy, gz) with the gyroscope on
                 t_s = t_last - (n - 1 - i) * period_us
-                ring.add(t_s, ax, ay, az)
-                for t_us, ev_kind, peak in det.feed(t_s, ax, ay, az):
+                ring.add(t_s, *s)
+                for t_us, ev_kind, peak in det.feed(t_s, *s):
                     node.event(ev_kind, t_us, peak)
         while True:
             host, msg = radio.recv(0)
