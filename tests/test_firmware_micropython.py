@@ -1,6 +1,8 @@
 """The firmware's Python runs under real MicroPython, not only CPython: the WebAssembly port of MicroPython (npm
 package @micropython/micropython-webassembly-pyscript, pinned in tests/mpy/package-lock.json) runs the detector and
-the protocol module on traces, and every event, frame and checksum must equal CPython's.
+the protocol module and the trace ring on traces, and every event, frame and checksum must equal CPython's. Traces
+with the angular rate (physim's gyroscope) are fed with it and their rings send TRACE6 chunks; accelerometer-only
+traces are fed and sent as before.
 
 Needs node and npm (Debian package nodejs); a missing node or a failed `npm ci` fails the test, it never skips.
 """
@@ -16,6 +18,9 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge import physim
+from firmware_bridge.cli import detect_events
+from firmware_bridge.firmware import proto
+from firmware_bridge.tracefile import read_rows
 from firmware_bridge.traces import make_trace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,8 +58,12 @@ def traces(tmp: Path) -> list[tuple[Path, str]]:
     return out
 
 
+def firmware_puts() -> list[str]:
+    return [f"{FIRMWARE / name}=/fw/{name}" for name in ("detector.py", "proto.py", "tracebuf.py")]
+
+
 def run_micropython(node: str, csvs: list[tuple[Path, str]]) -> list[str]:
-    puts = [f"{FIRMWARE / 'detector.py'}=/fw/detector.py", f"{FIRMWARE / 'proto.py'}=/fw/proto.py"]
+    puts = firmware_puts()
     args = ["/fw"]
     for i, (p, kind) in enumerate(csvs):
         puts.append(f"{p}=/t{i}.csv")
@@ -86,6 +95,18 @@ def test_detector_and_protocol_under_micropython_equal_cpython(node: str, tmp_pa
     # the check has teeth: the traces do produce the events that decide a game, and their packets
     assert {"pickup", "launch", "impact", "catch"} <= set(events)
     assert sum(1 for line in body_c if line.startswith("P ")) == len(events) + len(csvs)  # + one HELLO each
+    # the physim traces carry the gyro (7 columns) and their rings send TRACE6; the others 4 columns and TRACE
+    assert [line.split()[2] for line in body_c if line.startswith("R ")] == ["7", "7", "4", "4"]
+    chunks = [line.split() for line in body_c if line.startswith("T ")]
+    assert {c[1] for c in chunks} == {str(proto.TRACE6), str(proto.TRACE)}
+    assert max(int(c[7]) for c in chunks if c[1] == str(proto.TRACE6)) == proto.TRACE6_MAX_SAMPLES
+    assert max(int(c[7]) for c in chunks if c[1] == str(proto.TRACE)) == proto.TRACE_MAX_SAMPLES
+    # the harness feeds what the detect command feeds: with the angular rate where the file has it
+    per_trace = "\n".join(body_c).split("R ")[1:]
+    for (path, kind), block in zip(csvs, per_trace):
+        with open(path) as fh:
+            want = ["E %d %s %.3f" % e for e in detect_events(read_rows(fh, str(path)), kind)]
+        assert [x for x in block.splitlines() if x.startswith("E ")] == want, path
     assert body_m == body_c
     cost = float(mpy[-1].split()[1])
     assert 0.0 < cost < 10_000.0
@@ -101,7 +122,7 @@ def test_the_comparison_catches_a_difference(node: str, tmp_path: Path) -> None:
     (changed / "detector.py").write_text(src.replace('"windup_g": 2.0,', '"windup_g": 40.0,'))
     assert '"windup_g": 40.0,' in (changed / "detector.py").read_text()
     puts = [f"{changed / 'detector.py'}=/fw/detector.py", f"{FIRMWARE / 'proto.py'}=/fw/proto.py",
-            f"{csvs[0][0]}=/t0.csv"]
+            f"{FIRMWARE / 'tracebuf.py'}=/fw/tracebuf.py", f"{csvs[0][0]}=/t0.csv"]
     proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", "/fw", "/t0.csv", "burrito"],
                           cwd=MPY, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
