@@ -1699,17 +1699,10 @@ class Detector:
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro)]
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0]
+                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk]
+                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
-                if self._gyro:
-                    # the flight's straightness is judged from lags that lie past the let-go, so the hand's last
-                    # push is not taken for a jerk; without the gyroscope this earlier check is what turns away
-                    # a pump fake's brake, with it the gravity test does
-                    q = t + self.release_max_t + (3 * self._dt) // 2 + self.lag2
-                    if q > self._pulse_quiet:
-                        self._pulse_quiet = q
             return
         c = self._cand
         if c is None:
@@ -1737,7 +1730,10 @@ class Detector:
                 c[8] += 1
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
-                bad = True
+                if self._gyro:
+                    c[9] = t  # judged once the let-go is known (below)
+                else:
+                    bad = True
         if bad:
             # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
@@ -1750,7 +1746,17 @@ class Detector:
                 self._wind_peak = 0.0
                 return
             level = c[1] / c[2]
-            self._launch(self._release_stamp(c[0], level), self._wind_peak, t, out)
+            stamp = self._release_stamp(c[0], level)
+            if c[9] > stamp + self.release_max_t + self.lag2 + 3 * self._dt:
+                # a jerk whose lags lie wholly past the let-go (fingers open within release_max_t of the stamp,
+                # plus the samples' timing): not a free flight.  Without the gyroscope the first jerk after
+                # confirm_skip ends the candidate, since that early check is what turns away a pump fake's brake;
+                # with it the gravity test does, and the fingers' last push, which can swing the reading 0.45 g in
+                # 10 ms and reach past confirm_skip, is not taken for a jerk in flight
+                self._cand = None
+                self._wind_peak = 0.0
+                return
+            self._launch(stamp, self._wind_peak, t, out)
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
