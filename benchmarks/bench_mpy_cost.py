@@ -1,10 +1,11 @@
 """The detector's cost per sample under real MicroPython (the WebAssembly port in tests/mpy), next to CPython's.
 
-    python benchmarks/bench_mpy_cost.py [--repeat 5]
+    python benchmarks/bench_mpy_cost.py [--repeat 5] [--accel-only]
 
 Runs tests/mpy/check_firmware.py (detector + protocol on four traces: physim throw-and-impact and throw-and-catch,
 traces.py drop, a badge hit) under node + MicroPython and under CPython, and prints the best of --repeat runs in
-microseconds per sample. The events must be identical (the test suite checks that too). docs/devices.md turns the
+microseconds per sample. The physim traces carry the gyroscope (its attitude update runs per sample); --accel-only
+leaves it out, for the cost without it. The events must be identical (the test suite checks that too). docs/devices.md turns the
 MicroPython figure into an ESP32-S3 CPU budget estimate.
 """
 
@@ -31,6 +32,7 @@ FW = os.path.join(ROOT, "firmware_bridge", "firmware")
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--accel-only", action="store_true", help="feed no gyroscope (physim traces as 4 columns)")
     args = ap.parse_args(argv)
     node = shutil.which("node")
     if not node or not os.path.exists(os.path.join(MPY, "node_modules")):
@@ -46,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     n = 0
     for i, (tr, kind) in enumerate(cases):
         path = os.path.join(tmp, f"t{i}.csv")
+        if args.accel_only:
+            tr.gyro = []
         with open(path, "w") as fh:
             fh.writelines(tr.csv_lines())
         n += len(tr.samples)
@@ -76,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         best_c = min(best_c, float(out_c[-1].split()[1]))
         same = [x for x in out if not x.startswith("COST")] == [x for x in out_c if not x.startswith("COST")]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}, "
-          f"Python {platform.python_version()}; {n} samples, best of {args.repeat}")
+          f"Python {platform.python_version()}; {n} samples, best of {args.repeat}; "
+          f"{'accelerometer only' if args.accel_only else 'physim traces with the gyroscope'}")
     print(f"MicroPython (WebAssembly port): {best_m:.1f} us per sample (wall, detector loop only)")
     print(f"MicroPython (WebAssembly port): {best_cpu:.1f} us per sample (CPU time less the start-up's "
           f"{fixed / 1000:.0f} ms: reading the CSV, detector, protocol; an upper bound that load does not inflate)")
