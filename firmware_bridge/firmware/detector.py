@@ -91,6 +91,17 @@
 #  POST     after an impact: bounces, then "rest", or "pickup" if a hand
 #           moves it before it lies still (the same rule as MOVING, against
 #           the vector it settled to).
+# GYRO     optional (feed() given the angular rate): world "up" in body
+#           axes is turned by the rate (offset learnt at rest), pulled
+#           towards the reading over 0.5 s while something carries it near
+#           1 g, and set to the mean vector at rest.  A flight candidate
+#           whose reading along "up", less what spin can put there (w^2
+#           times 5 cm), averages over 0.5 g still feels a hand carrying
+#           it: no launch (a free body reads no gravity).  The flight's
+#           jerk test then excuses the let-go (up to 12 ms after the
+#           release stamp, plus the lags); without the gyroscope the first
+#           jerk after 25 ms ends the candidate, since that early test is
+#           what turns away a pump fake's brake.
 # Badge: only "impact" on the wearer -- a pulse >= 1 g whose full width at
 # half maximum is <= 14 ms (body motion, steps and jump landings are wider).
 
