@@ -1745,29 +1745,26 @@ class Detector:
                     c[9] = t  # judged once the let-go is known (below)
                 else:
                     bad = True
+        if not bad and age >= self.confirm_t and c[2] > 0:
+            if c[8] > 0 and (c[6] - c[7] * self.spin_r / 9.80665) / c[8] > self.flight_up_g:
+                # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
+                bad = True
+            else:
+                stamp = self._release_stamp(c[0], c[1] / c[2])
+                if c[9] > stamp + self.release_max_t + self.lag2 + 3 * self._dt:
+                    # a jerk whose lags lie wholly past the let-go (fingers open within release_max_t of the
+                    # stamp, plus the samples' timing): not a free flight.  Without the gyroscope the first jerk
+                    # after confirm_skip ends the candidate, since that early check is what turns away a pump
+                    # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
+                    # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
+                    bad = True
+                else:
+                    self._launch(stamp, self._wind_peak, t, out)
+                    return
         if bad:
             # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
-            return
-        if age >= self.confirm_t and c[2] > 0:
-            if c[8] > 0 and (c[6] - c[7] * self.spin_r / 9.80665) / c[8] > self.flight_up_g:
-                # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
-                self._cand = None
-                self._wind_peak = 0.0
-                return
-            level = c[1] / c[2]
-            stamp = self._release_stamp(c[0], level)
-            if c[9] > stamp + self.release_max_t + self.lag2 + 3 * self._dt:
-                # a jerk whose lags lie wholly past the let-go (fingers open within release_max_t of the stamp,
-                # plus the samples' timing): not a free flight.  Without the gyroscope the first jerk after
-                # confirm_skip ends the candidate, since that early check is what turns away a pump fake's brake;
-                # with it the gravity test does, and the fingers' last push, which can swing the reading 0.45 g in
-                # 10 ms and reach past confirm_skip, is not taken for a jerk in flight
-                self._cand = None
-                self._wind_peak = 0.0
-                return
-            self._launch(stamp, self._wind_peak, t, out)
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
