@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
@@ -27,6 +28,15 @@ from firmware_bridge.traces import make_trace  # noqa: E402
 
 MPY = os.path.join(ROOT, "tests", "mpy")
 FW = os.path.join(ROOT, "firmware_bridge", "firmware")
+
+
+def _run(cmd: list[str], **kw: Any) -> subprocess.CompletedProcess[str]:
+    """Run one harness; a failure ends the benchmark with its last line of stderr, not a traceback."""
+    proc = subprocess.run(cmd, **kw)
+    if proc.returncode != 0:
+        last = (proc.stderr or "").strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        raise SystemExit(f"bench_mpy_cost: {os.path.basename(cmd[0])} {' '.join(cmd[1:3])} failed: {last[0]}")
+    return proc
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = [(physim.make_trace("throw_impact", 0, physim.Condition(6.0, 833.0, 30.0, "normal", "rigid")), "burrito"),
              (physim.make_trace("throw_catch", 1, physim.Condition(6.0, 833.0, 30.0, "normal", "rigid")), "burrito"),
              (make_trace("drop", 2, 833.0), "burrito"), (make_trace("badge_hit", 0, 833.0), "badge")]
-    puts = [f"{FW}/detector.py=/fw/detector.py", f"{FW}/proto.py=/fw/proto.py"]
+    fw = [f"{FW}/{m}.py=/fw/{m}.py" for m in ("detector", "proto", "tracebuf")]  # what check_firmware.py imports
+    puts = list(fw)
     mp_args = ["/fw"]
     cp_args = [FW]
     n = 0
@@ -64,19 +75,19 @@ def main(argv: list[str] | None = None) -> int:
         fh.write("t_us,ax,ay,az\n1000,0,0,1\n2200,0,0,1\n")
     fixed = float("inf")
     for _ in range(args.repeat):
-        proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", puts[0], puts[1], f"{tiny}=/tiny.csv", "--",
+        proc = _run([node, "run_mpy.mjs", "check_firmware.py", *fw, f"{tiny}=/tiny.csv", "--",
                                "/fw", "/tiny.csv", "burrito"], cwd=MPY, capture_output=True, text=True, timeout=600,
-                              check=True, env=env)
+                              env=env)
         fixed = min(fixed, int([x for x in proc.stderr.splitlines() if x.startswith("CPU_US ")][0].split()[1]))
     for _ in range(args.repeat):
-        proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", *mp_args], cwd=MPY,
-                              capture_output=True, text=True, timeout=600, check=True, env=env)
+        proc = _run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", *mp_args], cwd=MPY,
+                              capture_output=True, text=True, timeout=600, env=env)
         out = proc.stdout.splitlines()
         best_m = min(best_m, float(out[-1].split()[1]))
         cpu = [line for line in proc.stderr.splitlines() if line.startswith("CPU_US ")]
         best_cpu = min(best_cpu, (int(cpu[0].split()[1]) - fixed) / n)
-        out_c = subprocess.run([sys.executable, os.path.join(MPY, "check_firmware.py"), *cp_args],
-                               capture_output=True, text=True, timeout=600, check=True).stdout.splitlines()
+        out_c = _run([sys.executable, os.path.join(MPY, "check_firmware.py"), *cp_args],
+                               capture_output=True, text=True, timeout=600).stdout.splitlines()
         best_c = min(best_c, float(out_c[-1].split()[1]))
         same = [x for x in out if not x.startswith("COST")] == [x for x in out_c if not x.startswith("COST")]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cpus, node {subprocess.run([node, '--version'], capture_output=True, text=True).stdout.strip()}, "
