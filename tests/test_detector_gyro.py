@@ -117,3 +117,78 @@ def test_physims_gyroscope_reads_the_bodys_turn() -> None:
     for j in range(3):
         assert max(abs(g[j]) for g in first) < math.radians(1.0) + 0.01
     assert max(math.sqrt(gx * gx + gy * gy + gz * gz) for gx, gy, gz in tr.gyro) > 2 * math.pi * 0.3 * 0.9
+
+
+def test_with_the_gyroscope_a_very_still_hand_is_seen_turning_it() -> None:
+    """After a catch, a still hand under a noisy part (15 mg, 200 Hz) shows neither tremor nor a sway the
+    accelerometer can see, so the catch read as lying still: an impact. A hand still turns what it holds (here
+    about 1 dps), and a body lying on something does not: with the gyroscope's offset learnt at rest, the look sees
+    the turn and calls the catch. With the turn test switched off the impact is back."""
+    tr = physim.make_trace("throw_catch", 33, physim.Condition(15.0, 200.0, 150.0, "still", "rigid"))
+    assert _wrong(tr, run(tr, gyro=False), ("catch", "impact")) == [("catch", 1, 0), ("impact", 0, 1)]
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+    off = run(tr, gyro=True, params={"look_turn_w": 99.0})
+    assert _wrong(tr, off, ("catch", "impact")) == [("catch", 1, 0), ("impact", 0, 1)]
+
+
+def test_the_gyroscopes_offset_is_a_plain_mean_at_first() -> None:
+    """The offset is known as soon as it has lain still gyro_bias_t (a plain mean, not a 0.5 s average still
+    climbing from 0): the turn test needs it within 0.15 dps. Before any rest it is not trusted at all."""
+    det = Detector("burrito")
+    t = 1_000_000
+    off = math.radians(1.0)
+    n = 0
+    while det._state != 0 or det._gb_t < det.gyro_bias_t:  # ST_REST, averaged long enough
+        det.feed(t, 0.0, 0.0, 1.0, off, -off, 0.5 * off)
+        t += 1200
+        n += 1
+        assert n < 2000
+    assert abs(det._gbx - off) < math.radians(0.01) and abs(det._gby + off) < math.radians(0.01)
+    assert not Detector("burrito")._gb_t  # a new detector has learnt nothing
+
+
+def test_a_rings_partial_cycle_is_not_a_hands_sway() -> None:
+    """An impact's body lands on the floor and rocks there: its ring (40 mg rms in the tremor band, dying away)
+    moves the two halves' mean vectors by 9 mg, which read as a hand's sway: a catch, 1.6 s late. The ring's
+    partial cycle is allowed for whatever its strength (it was only above a hand's tremor), from its band power or
+    its spread about the mean, so it is the impact it was, with the gyroscope and without; with both allowances off
+    the catch is back."""
+    tr = physim.make_trace("throw_impact", 30, physim.Condition(2.0, 200.0, 150.0, "pump", "rocking"))
+    for gyro in (False, True):
+        assert _wrong(tr, run(tr, gyro=gyro), ("launch", "impact", "catch")) == [], gyro
+        off = run(tr, gyro=gyro, params={"look_ring_k": 0.0, "look_spread_k": 0.0})
+        assert _wrong(tr, off, ("impact", "catch")) == [("impact", 1, 0), ("catch", 0, 1)], gyro
+
+
+def test_a_ring_that_dies_fast_is_bounded_by_its_spread() -> None:
+    """A dropped burrito rocks hard on the floor (125 mg rms in the band, halving within the look): the halves' mean
+    vectors differ by 53 mg, past the band-power allowance for a 6 Hz ring (46 mg), which assumes a steady one. A
+    ring about a fixed mean moves its halves' means by at most 0.75x the first half's spread, and this one's spread
+    allows it: an impact, with the gyroscope and without. The gyroscope's turn test uses the same bound (twice
+    over); with it off, both paths call the landing a catch."""
+    tr = physim.make_trace("drop", 40, physim.Condition(2.0, 200.0, 150.0, "pump", "rocking"))
+    for gyro in (False, True):
+        assert _wrong(tr, run(tr, gyro=gyro), ("launch", "impact", "catch")) == [], gyro
+        off = run(tr, gyro=gyro, params={"look_spread_k": 0.0})
+        assert _wrong(tr, off, ("impact", "catch")) == [("impact", 1, 0), ("catch", 0, 1)], gyro
+
+
+def test_with_the_gyroscope_a_hand_moving_it_without_turning_it_is_still_a_hand() -> None:
+    """After a catch the hand carries the burrito off: the halves' mean vectors differ by 0.93 g while it turns
+    only 0.45 degrees. The gyroscope's turn test says no turn; the accelerometer's sway test still says held, since a
+    body lying on something cannot be accelerated. Both are asked: a catch."""
+    tr = physim.make_trace("throw_catch", 45, physim.Condition(15.0, 200.0, 150.0, "pump", "rocking"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+
+
+def test_with_the_gyroscope_a_pump_fakes_brake_past_the_let_go_is_no_flight() -> None:
+    """A hand swings the burrito down at 2 g and brakes: |a| falls as fast as fingers open, dips to 0.17 g and
+    climbs back to 0.6 g as the arm reverses, a jerk 30 ms after the release stamp. Its mean reading along "up"
+    (0.35 g) passes the gravity test, so the jerk must end it: the let-go is over where |a| first sits on the
+    flight's level (or 12 ms after the stamp), and a jerk whose lags lie wholly past that is no free flight. The
+    throw that follows is found at its let-go (0.6 s later), and its catch, as without the gyroscope. A window
+    fixed at 12 ms plus 20 ms of lags plus 3 samples after the stamp excused this jerk: a false launch, and the
+    catch read as an impact."""
+    tr = physim.make_trace("throw_catch", 15, physim.Condition(2.0, 200.0, 150.0, "pump", "rigid"))
+    for gyro in (False, True):
+        assert _wrong(tr, run(tr, gyro=gyro), ("launch", "impact", "catch")) == [], gyro

@@ -79,8 +79,10 @@
 #           again after a jolt with no flight before it: the floor under
 #           a spinning burrito, which lands it on another face) finds
 #           neither a hand's sustained tremor nor its slow sway (long
-#           averages, against the measured noise; more band power than a
-#           hand's tremor, 60 mg, is a rocking surface; a tremor that fell
+#           averages, against the measured noise; band power that is
+#           not a hand's sustained tremor is a rocking or ringing body,
+#           whose partial cycles move the halves' means by at most 0.75x
+#           the first half's spread about its mean; a tremor that fell
 #           between the halves, a ring dying away or a hand still settling
 #           the catch, looks on half by half for up to 0.4 s); being held
 #           (sustained tremor while supported for 200 ms, or moved away
@@ -98,10 +100,18 @@
 #           whose reading along "up", less what spin can put there (w^2
 #           times 5 cm), averages over 0.5 g still feels a hand carrying
 #           it: no launch (a free body reads no gravity).  The flight's
-#           jerk test then excuses the let-go (up to 12 ms after the
-#           release stamp, plus the lags); without the gyroscope the first
-#           jerk after 25 ms ends the candidate, since that early test is
-#           what turns away a pump fake's brake.
+#           jerk test then excuses the let-go (until |a| sits on the
+#           flight's level, at most 12 ms after the release stamp, plus
+#           the lags); without the gyroscope the first jerk after 25 ms
+#           ends the candidate, since that early test is what turns away
+#           a pump fake's brake.  The rate's offset is the plain mean of
+#           the first 0.5 s at rest; once known (100 ms), the look after
+#           a contact also calls "held" when the body turned between the
+#           halves (0.15 dps, and twice what a ring's partial cycles can
+#           do): a hand never holds anything that still, a lying body does
+#           not turn, and a rocking one swings back.  The accelerometer's
+#           sway test still asks too: a hand can move it without turning
+#           it, and a lying body cannot be accelerated.
 # Badge: only "impact" on the wearer -- a pulse >= 1 g whose full width at
 # half maximum is <= 14 ms (body motion, steps and jump landings are wider).
 
@@ -189,6 +199,7 @@ DEFAULTS = {
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
     "gyro_bias_tau": 500000,  # lying still, the gyroscope reads its own zero-rate offset (+-1 dps typical)
+    "gyro_bias_t": 100000,  # ... known once averaged this long: its rate noise (<= 0.1 dps a sample) to < 0.01 dps
     "release_frac": 0.15,
     "drop_g": 0.2,  # free fall reads drag and a slow tumble's w^2 r (< 0.15 g); a hand driving it down at 0.8 g reads more
     "drop_onset_g": 0.5,
@@ -226,6 +237,10 @@ DEFAULTS = {
     "look_sway_min": 0.004,  # ... and by 4 mg (0.23 deg): more than the sensor's bias drift over 0.4 s
     "look_more_t": 400000,  # ... a tremor that fell between the halves: look on, half by half, this much longer
     "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
+    "look_turn_w": 0.0026,  # ... or, with the gyroscope, it turned between the halves at 0.15 dps (rad/s): 3x the
+    # offset's drift over 5 degrees C (0.01 dps/C), half the slowest turn of a hand that holds something still
+    "look_spread_k": 0.75,  # a ring about a fixed mean at >= 6 Hz moves its halves' means by <= 0.75x the first
+    # half's spread (std about its mean: 0.42-0.7x its starting amplitude, tau 0.15-0.5 s; a partial cycle, 0.27x)
     "resolve_max": 3000000,
     "flight_max": 4000000,
     "post_hold_t": 300000,
@@ -355,6 +370,8 @@ class Detector:
         self._gbx = 0.0  # the gyroscope's zero-rate offset, rad/s, learnt at rest
         self._gby = 0.0
         self._gbz = 0.0
+        self._att_dt = 0  # us since the previous rate sample
+        self._gb_t = 0  # how long (us) the offset has been averaged at rest: trusted from gyro_bias_t
         self._gpx = 0.0  # the previous sample's rate (offset removed)
         self._gpy = 0.0
         self._gpz = 0.0
@@ -423,7 +440,23 @@ class Detector:
             self._badge(t_us, ax, ay, az, m, out)
         else:
             self._burrito(t_us, ax, ay, az, m, out)
+            if gx is not None and self._state == ST_REST and self._att_dt > 0:
+                self._learn_offset(gx, gy, gz)
         return out
+
+    def _learn_offset(self, gx, gy, gz):
+        # type: (float, float, float) -> None
+        """Lying still, the gyroscope reads its own zero-rate offset: a plain mean over the first gyro_bias_tau of
+        rest (known as soon as it lies still), a slow average after that (it drifts with temperature).  Only from
+        samples the accelerometer has judged still: the one that leaves rest is already turning."""
+        dt = self._att_dt
+        self._gb_t += dt
+        k = dt / (self.gyro_bias_tau + dt)
+        if dt / self._gb_t > k:
+            k = dt / self._gb_t
+        self._gbx += (gx - self._gbx) * k
+        self._gby += (gy - self._gby) * k
+        self._gbz += (gz - self._gbz) * k
 
     def flush(self):
         # type: () -> list
@@ -462,11 +495,7 @@ class Detector:
         dt_us = t - self._att_t
         self._att_t = t
         st = self._state
-        if st == ST_REST:
-            k = dt_us / (self.gyro_bias_tau + dt_us)
-            self._gbx += (gx - self._gbx) * k
-            self._gby += (gy - self._gby) * k
-            self._gbz += (gz - self._gbz) * k
+        self._att_dt = dt_us
         wx = gx - self._gbx
         wy = gy - self._gby
         wz = gz - self._gbz
@@ -1347,7 +1376,10 @@ class Detector:
         if lk is None:
             # per half: [start] count, sums of ax, ay, az and of band energy; then the look's own start and the
             # most band power of any first half it has slid past (a ring it has seen)
-            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, t, 0.0]
+            # with the gyroscope: per half, sums of the angle turned since the look began (x, y, z, squared), then
+            # that angle now; last, per half, the sum of |a|^2 (the vector's spread about its mean)
+            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, t, 0.0,
+                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
             return 0
         i = 1 if t - lk[0] < self.look_t // 2 else 6
         lk[i] += 1
@@ -1355,6 +1387,18 @@ class Detector:
         lk[i + 2] += ay
         lk[i + 3] += az
         lk[i + 4] += self._bpe
+        lk[24 if i == 1 else 25] += ax * ax + ay * ay + az * az
+        if self._gyro:
+            # small angles (it is still or nearly so): the turn is the rate's sum
+            dt = self._dt * 1e-6
+            lk[21] += self._gpx * dt
+            lk[22] += self._gpy * dt
+            lk[23] += self._gpz * dt
+            j = 13 if i == 1 else 17
+            lk[j] += lk[21]
+            lk[j + 1] += lk[22]
+            lk[j + 2] += lk[23]
+            lk[j + 3] += lk[21] * lk[21] + lk[22] * lk[22] + lk[23] * lk[23]
         if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
             return 0
         v = self._look_verdict(lk)
@@ -1362,7 +1406,9 @@ class Detector:
             if t - lk[11] < self.look_t + self.look_more_t:
                 # the second half becomes the first: was the first only the tail of the catch's own motion?
                 self._look = [t - self.look_t // 2, lk[6], lk[7], lk[8], lk[9], lk[10], 0, 0.0, 0.0, 0.0, 0.0, lk[11],
-                              max(lk[12], lk[5] / lk[1])]
+                              max(lk[12], lk[5] / lk[1]),
+                              lk[17], lk[18], lk[19], lk[20], 0.0, 0.0, 0.0, 0.0, lk[21], lk[22], lk[23],
+                              lk[25], 0.0]
                 return 0
             v = 1
         self._look = None
@@ -1389,15 +1435,43 @@ class Detector:
         thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
         if thr < self.look_sway_min:
             thr = self.look_sway_min
-        # more in the band than a hand's tremor is a body rocking at >= 6 Hz: it leaves part of a cycle in each
-        # half's mean, up to sqrt(2) rms / (pi f T) with T the half's length
-        if pa > self.trem_max * self.trem_max or lk[12] > self.trem_max * self.trem_max:
-            thr += self.look_ring_k * math.sqrt(pa)
-        if dx * dx + dy * dy + dz * dz >= thr * thr:
+        # band power that is not a hand's sustained tremor (it got here) is a body rocking or ringing at >= 6 Hz:
+        # it leaves part of a cycle in each half's mean, up to sqrt(2) rms / (pi f T) with T the half's length; a
+        # ring dying fast, or off the band's centre, is bounded better by the first half's own spread about its mean
+        # (less the noise's): a ring's half means differ by at most 0.75x that
+        ring = self.look_ring_k * math.sqrt(pa)
+        ma = (lk[2] * lk[2] + lk[3] * lk[3] + lk[4] * lk[4]) / (na * na)
+        v = lk[24] / na - ma - 3.0 * self._sig2
+        if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
+            ring = self.look_spread_k * math.sqrt(v)
+        thr += ring
+        if dx * dx + dy * dy + dz * dz >= thr * thr or self._look_turned(lk) == 1:
             return 2
         # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
         # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
         return 3 if held else 1
+
+    def _look_turned(self, lk):
+        # type: (list) -> int
+        """With the gyroscope and a known offset: did it turn between the look's halves (1 yes, 0 no; -1: no
+        gyroscope, or its offset is not known yet)?  A hand never holds anything still to 0.15 dps; a body lying on
+        something does not turn at all, and a ring's partial cycles move the halves' mean angle by at most
+        look_spread_k times the first half's spread of angle, a steady turn by 3.5x it."""
+        if not self._gyro or self._gb_t < self.gyro_bias_t:
+            return -1
+        na = lk[1]
+        nb = lk[6]
+        dx = lk[17] / nb - lk[13] / na
+        dy = lk[18] / nb - lk[14] / na
+        dz = lk[19] / nb - lk[15] / na
+        d2 = dx * dx + dy * dy + dz * dz
+        thr = self.look_turn_w * self.look_t * 0.5e-6
+        if d2 < thr * thr:
+            return 0
+        ma = (lk[13] * lk[13] + lk[14] * lk[14] + lk[15] * lk[15]) / (na * na)
+        spread2 = lk[16] / na - ma  # the first half's variance of angle about its mean
+        k = 2.0 * self.look_spread_k  # twice a ring's bound: a steady turn moves them 3.5x its spread
+        return 1 if d2 >= k * k * spread2 else 0
 
     def _level_fall(self, t, m):
         # type: (int, float) -> bool
@@ -1751,10 +1825,9 @@ class Detector:
                 bad = True
             else:
                 stamp = self._release_stamp(c[0], c[1] / c[2])
-                if c[9] > stamp + self.release_max_t + self.lag2 + 3 * self._dt:
-                    # a jerk whose lags lie wholly past the let-go (fingers open within release_max_t of the
-                    # stamp, plus the samples' timing): not a free flight.  Without the gyroscope the first jerk
-                    # after confirm_skip ends the candidate, since that early check is what turns away a pump
+                if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5]):
+                    # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
+                    # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
                     # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
                     # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
                     bad = True
@@ -1854,6 +1927,30 @@ class Detector:
             j = (j - 1) % RING
             n += 1
         return stamp
+
+    def _let_go_end(self, stamp, level, allow):
+        # type: (int, float, float) -> int
+        """When the fingers were off: the sample after the last one, from the release stamp, whose |a| is still
+        off the flight's level by more than the noise's allowance, and at the latest release_max_t (plus 1.5 sample
+        periods of timing) after the stamp, as fingers open in 3-12 ms.  A let-go can swing |a| below the level and
+        back within a few ms; an arm braking a pump fake is still pushing when the cap comes."""
+        cap = stamp + self.release_max_t + (3 * self._dt) // 2
+        j = self._head
+        n = 0
+        limit = self._n if self._n < RING else RING
+        while n < limit - 1 and self._rt[(j - 1) % RING] >= stamp:
+            j = (j - 1) % RING
+            n += 1
+        end = stamp
+        while self._rt[j] < cap:
+            if abs(self._rm[j] - level) > allow:
+                end = -1
+            elif end < 0:
+                end = self._rt[j]
+            if j == self._head:
+                break
+            j = (j + 1) % RING
+        return cap if end < 0 else end
 
     def _launch(self, stamp, peak, t, out):
         # type: (int, float, int, list) -> None
