@@ -31,6 +31,7 @@ TUNABLE = (
     "still_t",  # how long the landing surface rocks
     "noise_trem_k",  # how strong these players' tremor is against this sensor's noise
     "jerk_h",  # how slowly a contact on this table's bodies rises
+    "look_turn_w",  # how still these players' hands hold it (with the gyroscope on)
 )
 FACTORS = (0.75, 1.33)
 #: Contacts and launches decide the game (ties, hits, catches): they weigh double.
