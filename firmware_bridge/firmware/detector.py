@@ -1438,10 +1438,11 @@ class Detector:
         # band power that is not a hand's sustained tremor (it got here) is a body rocking or ringing at >= 6 Hz:
         # it leaves part of a cycle in each half's mean, up to sqrt(2) rms / (pi f T) with T the half's length; a
         # ring dying fast, or off the band's centre, is bounded better by the first half's own spread about its mean
-        # (less the noise's): a ring's half means differ by at most 0.75x that
+        # (less twice the noise's: the sample-to-sample floor underestimates a filtered part's variance): a ring's
+        # half means differ by at most 0.75x that
         ring = self.look_ring_k * math.sqrt(pa)
         ma = (lk[2] * lk[2] + lk[3] * lk[3] + lk[4] * lk[4]) / (na * na)
-        v = lk[24] / na - ma - 3.0 * self._sig2
+        v = lk[24] / na - ma - 6.0 * self._sig2
         if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
             ring = self.look_spread_k * math.sqrt(v)
         thr += ring
