@@ -252,6 +252,23 @@ DEFAULTS = {
     "badge_refract": 150000,
 }
 
+def _shift2(lk, a, b, na, nb):
+    # type: (list, int, int, int, int) -> float
+    """Squared distance between a look's two half means, from the sums of x, y, z at lk[a:a+3] (na samples) and
+    lk[b:b+3] (nb samples)."""
+    dx = lk[b] / nb - lk[a] / na
+    dy = lk[b + 1] / nb - lk[a + 1] / na
+    dz = lk[b + 2] / nb - lk[a + 2] / na
+    return dx * dx + dy * dy + dz * dz
+
+
+def _spread2(lk, a, q, n):
+    # type: (list, int, int, int) -> float
+    """Variance of a look's half about its mean, from the sums of x, y, z at lk[a:a+3] and of their squares at
+    lk[q], over n samples."""
+    return lk[q] / n - (lk[a] * lk[a] + lk[a + 1] * lk[a + 1] + lk[a + 2] * lk[a + 2]) / (n * n)
+
+
 RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 
 
@@ -1429,9 +1446,6 @@ class Detector:
         held = thr <= pb <= self.trem_max * self.trem_max
         if held and pb >= self.look_sustain * pa:
             return 2
-        dx = lk[7] / nb - lk[2] / na
-        dy = lk[8] / nb - lk[3] / na
-        dz = lk[9] / nb - lk[4] / na
         thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
         if thr < self.look_sway_min:
             thr = self.look_sway_min
@@ -1441,12 +1455,11 @@ class Detector:
         # (less twice the noise's: the sample-to-sample floor underestimates a filtered part's variance): a ring's
         # half means differ by at most 0.75x that
         ring = self.look_ring_k * math.sqrt(pa)
-        ma = (lk[2] * lk[2] + lk[3] * lk[3] + lk[4] * lk[4]) / (na * na)
-        v = lk[24] / na - ma - 6.0 * self._sig2
+        v = _spread2(lk, 2, 24, na) - 6.0 * self._sig2
         if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
             ring = self.look_spread_k * math.sqrt(v)
         thr += ring
-        if dx * dx + dy * dy + dz * dz >= thr * thr or self._look_turned(lk) == 1:
+        if _shift2(lk, 2, 7, na, nb) >= thr * thr or self._look_turned(lk) == 1:
             return 2
         # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
         # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
@@ -1461,16 +1474,11 @@ class Detector:
         if not self._gyro or self._gb_t < self.gyro_bias_t:
             return -1
         na = lk[1]
-        nb = lk[6]
-        dx = lk[17] / nb - lk[13] / na
-        dy = lk[18] / nb - lk[14] / na
-        dz = lk[19] / nb - lk[15] / na
-        d2 = dx * dx + dy * dy + dz * dz
+        d2 = _shift2(lk, 13, 17, na, lk[6])
         thr = self.look_turn_w * self.look_t * 0.5e-6
         if d2 < thr * thr:
             return 0
-        ma = (lk[13] * lk[13] + lk[14] * lk[14] + lk[15] * lk[15]) / (na * na)
-        spread2 = lk[16] / na - ma  # the first half's variance of angle about its mean
+        spread2 = _spread2(lk, 13, 16, na)  # the first half's variance of angle about its mean
         k = 2.0 * self.look_spread_k  # twice a ring's bound: a steady turn moves them 3.5x its spread
         return 1 if d2 >= k * k * spread2 else 0
 
