@@ -73,8 +73,11 @@ def test_with_the_gyroscope_a_pump_fakes_brake_held_at_1_g_is_no_flight() -> Non
     tr = physim.make_trace("handle_only", 4, physim.Condition(15.0, 200.0, 2.0, "pump", "rigid"))
     assert _wrong(tr, run(tr, gyro=False), ("launch", "catch")) == [("launch", 0, 1), ("catch", 0, 1)]
     assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
-    # it is the gravity test that turns it away: with it switched off the false launch is back
-    off = run(tr, gyro=True, params={"flight_up_g": 99.0})
+    # the gravity test turns it away alone, and so does the fall along up (it brakes, then eases): with both
+    # switched off the false launch is back
+    for alone in ({"up_fall_g": 99.0}, {"flight_up_g": 99.0}):
+        assert _wrong(tr, run(tr, gyro=True, params=alone), ("launch",)) == [], alone
+    off = run(tr, gyro=True, params={"flight_up_g": 99.0, "up_fall_g": 99.0})
     assert ("launch", 0, 1) in _wrong(tr, off, ("launch",))
 
 
@@ -192,3 +195,26 @@ def test_with_the_gyroscope_a_pump_fakes_brake_past_the_let_go_is_no_flight() ->
     tr = physim.make_trace("throw_catch", 15, physim.Condition(2.0, 200.0, 150.0, "pump", "rigid"))
     for gyro in (False, True):
         assert _wrong(tr, run(tr, gyro=gyro), ("launch", "impact", "catch")) == [], gyro
+
+
+def test_with_the_gyroscope_a_reading_along_up_that_falls_is_a_hand_not_a_flight() -> None:
+    """A free body reads only drag, whose part along "up" climbs through a flight (it rises, slows, then falls
+    into its drag) and never falls bar a spin's w^2 r. A pump fake's brake eased by the hand reads 0.85 g along up
+    falling to 0.24 g, 0.41 g on average: under the gravity test's 0.5 g. The fall turns it away, and the throw
+    0.7 s later is found at its let-go, with its impact."""
+    tr = physim.make_trace("throw_impact", 44, physim.Condition(15.0, 200.0, 2.0, "pump", "rocking"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+    off = run(tr, gyro=True, params={"up_fall_g": 99.0})
+    assert ("launch", 1, 1) in _wrong(tr, off, ("launch",))
+
+
+def test_with_the_gyroscope_a_body_rocking_on_a_cushion_is_not_a_hands_tremor() -> None:
+    """A drop onto a cushion that rocks it: the ring is 4-5 mg in the tremor band and dies slowly enough to pass
+    for a hand's sustained tremor, so the impact was called a catch. The gyroscope sees the angle swing 0.2-0.3
+    degrees rms about a fixed mean, five times and more a physiological tremor's turn: it is the rocking's band
+    power, and the drop's landing is an impact."""
+    tr = physim.make_trace("drop", 45, physim.Condition(15.0, 1666.0, 150.0, "pump", "rocking"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+    off = run(tr, gyro=True, params={"look_rock_a": 99.0})
+    assert _wrong(tr, off, ("impact", "catch")) == [("impact", 1, 0), ("catch", 0, 1)]
+

@@ -195,6 +195,9 @@ DEFAULTS = {
     # --- with the gyroscope on: where "up" is, kept through a windup and a flight
     "flight_up_g": 0.5,  # a free body feels no gravity: its reading along "up" is drag's (<= 0 while it rises, under
     # 0.5 g falling slower than 0.7x its terminal speed) and spin's; a hand that holds it carries 1 g up
+    "up_fall_g": 0.05,  # ... nor does that reading fall over the flight window by more than 50 mg (a tumble's
+    # changing drag area, lift) plus w^2 r twice and 3.5 sigmas of the halves' noise; a hand easing its hold does
+    "up_fall_k": 3.5,
     "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
@@ -239,6 +242,9 @@ DEFAULTS = {
     "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
     "look_turn_w": 0.0026,  # ... or, with the gyroscope, it turned between the halves at 0.15 dps (rad/s): 3x the
     # offset's drift over 5 degrees C (0.01 dps/C), half the slowest turn of a hand that holds something still
+    "look_rock_a": 0.0026,  # ... nor is band power a hand's tremor while the angle swings 0.15 degrees rms (rad)
+    # about a fixed mean in both halves: 5x physiological tremor's (0.04 degrees peak), over a mild essential tremor's
+    # 0.17 degrees peak; a body rocking on a cushion after a landing swings 0.3-0.5 degrees
     "look_spread_k": 0.75,  # a ring about a fixed mean at >= 6 Hz moves its halves' means by <= 0.75x the first
     # half's spread (std about its mean: 0.42-0.7x its starting amplitude, tau 0.15-0.5 s; a partial cycle, 0.27x)
     "resolve_max": 3000000,
@@ -1444,7 +1450,10 @@ class Detector:
         if v > thr:
             thr = v
         held = thr <= pb <= self.trem_max * self.trem_max
-        if held and pb >= self.look_sustain * pa:
+        turned = self._look_turned(lk)
+        if turned == 1:
+            return 2
+        if held and pb >= self.look_sustain * pa and not (turned == 0 and self._look_rocked(lk)):
             return 2
         thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
         if thr < self.look_sway_min:
@@ -1459,11 +1468,20 @@ class Detector:
         if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
             ring = self.look_spread_k * math.sqrt(v)
         thr += ring
-        if _shift2(lk, 2, 7, na, nb) >= thr * thr or self._look_turned(lk) == 1:
+        if _shift2(lk, 2, 7, na, nb) >= thr * thr:
             return 2
         # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
         # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
         return 3 if held else 1
+
+    def _look_rocked(self, lk):
+        # type: (list) -> bool
+        """With the gyroscope: did its angle swing by more than a hand's tremor does, in both of the look's
+        halves (and, asked only when it did not turn, about a fixed mean)?  Physiological tremor turns a held thing
+        by about 0.04 degrees, a mild essential tremor by 0.17 (peaks); a body rocking on a cushion after a landing
+        swings 0.3-0.5 degrees.  Its band power is then the rocking's, not a hand's."""
+        a2 = self.look_rock_a * self.look_rock_a
+        return _spread2(lk, 13, 16, lk[1]) >= a2 and _spread2(lk, 17, 20, lk[6]) >= a2
 
     def _look_turned(self, lk):
         # type: (list) -> int
@@ -1793,8 +1811,9 @@ class Detector:
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk]
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1]
+                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
+                #  sum along up and n in the window's second half]
+                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0]
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
@@ -1819,9 +1838,13 @@ class Detector:
                 bad = True
             if self._gyro:
                 h = self._head
-                c[6] += self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz
+                up = self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz
+                c[6] += up
                 c[7] += self._w2
                 c[8] += 1
+                if 2 * age >= self.confirm_skip + self.confirm_t:
+                    c[10] += up
+                    c[11] += 1
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
                 if self._gyro:
@@ -1831,6 +1854,9 @@ class Detector:
         if not bad and age >= self.confirm_t and c[2] > 0:
             if c[8] > 0 and (c[6] - c[7] * self.spin_r / 9.80665) / c[8] > self.flight_up_g:
                 # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
+                bad = True
+            elif self._up_fell(c):
+                # its reading along "up" fell: a hand easing its hold, as no drag does (below)
                 bad = True
             else:
                 stamp = self._release_stamp(c[0], c[1] / c[2])
@@ -1847,6 +1873,22 @@ class Detector:
             # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
+
+    def _up_fell(self, c):
+        # type: (list) -> bool
+        """Did the reading along "up" fall between the flight window's halves by more than spin and noise allow?
+        A free body reads only drag, -k|v|v: rising, its part along up is negative and climbs to 0 as it slows;
+        falling, it grows while under half of 1 g (d(up)/dt = k g |v| (1 + sin^2 of the dive - 2 up) > 0).  So it
+        never falls, bar a spin's w^2 r, which swings each half's mean by at most that.  A hand that eases a pump
+        fake's brake or swings it down lets it fall."""
+        nb = c[11]
+        na = c[8] - nb
+        if na <= 0 or nb <= 0:
+            return False
+        fall = (c[6] - c[10]) / na - c[10] / nb
+        allow = (2.0 * c[7] / c[8] * self.spin_r / 9.80665 + self.up_fall_g
+                 + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
+        return fall > allow
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
