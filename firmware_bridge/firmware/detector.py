@@ -1829,12 +1829,17 @@ class Detector:
                 c[3] = m
             if m > c[4]:
                 c[4] = m
-            if m - c[3] > self.confirm_rise + c[5]:
+            allow = c[5]
+            if c[8] > 0:
+                # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
+                # axis wanders (no hand spins what it holds)
+                allow += 2.0 * c[7] / c[8] * self.spin_r / 9.80665
+            if m - c[3] > self.confirm_rise + allow:
                 bad = True
             if m >= self.support_hi:
                 bad = True
             # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > self.confirm_range + c[5]:
+            if c[4] - c[3] > self.confirm_range + allow:
                 bad = True
             if self._gyro:
                 h = self._head
