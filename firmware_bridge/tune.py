@@ -32,6 +32,7 @@ TUNABLE = (
     "noise_trem_k",  # how strong these players' tremor is against this sensor's noise
     "jerk_h",  # how slowly a contact on this table's bodies rises
     "look_turn_w",  # how still these players' hands hold it (with the gyroscope on)
+    "look_rock_a",  # how much these players' hands shake it, against how the landing surface rocks it (gyroscope)
 )
 FACTORS = (0.75, 1.33)
 #: Contacts and launches decide the game (ties, hits, catches): they weigh double.
