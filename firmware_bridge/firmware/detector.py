@@ -1833,7 +1833,7 @@ class Detector:
             if c[8] > 0:
                 # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
                 # axis wanders (no hand spins what it holds)
-                allow += 2.0 * c[7] / c[8] * self.spin_r / 9.80665
+                allow += 2.0 * self._spin_g(c)
             if m - c[3] > self.confirm_rise + allow:
                 bad = True
             if m >= self.support_hi:
@@ -1857,7 +1857,7 @@ class Detector:
                 else:
                     bad = True
         if not bad and age >= self.confirm_t and c[2] > 0:
-            if c[8] > 0 and (c[6] - c[7] * self.spin_r / 9.80665) / c[8] > self.flight_up_g:
+            if c[8] > 0 and c[6] / c[8] - self._spin_g(c) > self.flight_up_g:
                 # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
                 bad = True
             elif self._up_fell(c):
@@ -1879,6 +1879,11 @@ class Detector:
             self._cand = None
             self._wind_peak = 0.0
 
+    def _spin_g(self, c):
+        # type: (list) -> float
+        """The most a spin can add to the reading over a flight candidate (g): its mean w^2 times spin_r."""
+        return c[7] / c[8] * self.spin_r / 9.80665
+
     def _up_fell(self, c):
         # type: (list) -> bool
         """Did the reading along "up" fall between the flight window's halves by more than spin and noise allow?
@@ -1891,7 +1896,7 @@ class Detector:
         if na <= 0 or nb <= 0:
             return False
         fall = (c[6] - c[10]) / na - c[10] / nb
-        allow = (2.0 * c[7] / c[8] * self.spin_r / 9.80665 + self.up_fall_g
+        allow = (2.0 * self._spin_g(c) + self.up_fall_g
                  + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
         return fall > allow
 
