@@ -100,24 +100,36 @@ def test_a_qr_code_is_the_join_link_module_for_module() -> None:
 
 
 def test_lobby_codes_sit_apart_on_screen_for_every_table_size() -> None:
-    """4, 6 and 12 panels, at 1920x1080 and 1280x720: one code per panel, all on screen, none over another code,
-    another panel's card, or the middle where the game and its variants are read."""
+    """2 to 12 panels, on a TV (1920x1080, 1280x720) and a Pi's small screens (1024x600, 800x480): one code per
+    panel, it and its label all on screen and off every card (its own too: a code over a card hid its "press to
+    join"), the middle where the game and its variants are read, and every other code and label. On a TV the codes
+    keep at least two pixels a module, so a phone reads them from a seat."""
     from game.table.present import SeatView, View
     from game.table.screens import Painter, table_layout
+    from game.web.qr import MIN_SCALE, _modules
 
     pygame.init()
-    for n, size in ((n, size) for n in (4, 6, 12) for size in ((1920, 1080), (1280, 720))):
-        view = View("lobby", [SeatView(seat=0, panel=p, role="empty") for p in range(1, n + 1)], title="Taco vs Burrito")
-        surface = pygame.Surface(size)
-        draw(surface, view)
-        rects = draw_lobby_codes(surface, view, "http://192.0.2.7:8080", TokenBook(n))
-        layout = table_layout(Painter(surface), n, top=80, bottom=20)
-        assert len(rects) == n
-        for i, r in enumerate(rects):
-            assert surface.get_rect().contains(r), (n, size, i)
-            assert r.collidelist([q for j, q in enumerate(rects) if j != i]) < 0, (n, size, i)
-            assert r.collidelist([c for j, c in enumerate(layout.cards) if j != i]) < 0, (n, size, i)
-            assert not r.colliderect(layout.middle), (n, size, i)
+    url = join_url("http://192.0.2.7:8080", TokenBook(1).join_code(1))
+    for n in (2, 3, 4, 5, 6, 8, 12):
+        for size in ((1920, 1080), (1280, 720), (1024, 600), (800, 480)):
+            view = View("lobby", [SeatView(seat=0, panel=p, role="empty") for p in range(1, n + 1)],
+                        title="Taco vs Burrito")
+            surface = pygame.Surface(size)
+            draw(surface, view)
+            painter = Painter(surface)
+            rects = draw_lobby_codes(surface, view, "http://192.0.2.7:8080", TokenBook(n), painter)
+            labels = [d.rect for d in painter.drawn if d.text.startswith("phone")]
+            layout = table_layout(Painter(surface), n, top=80, bottom=20)
+            assert len(rects) == len(labels) == n, (n, size)
+            if size[1] >= 720:
+                assert all(r.width >= MIN_SCALE * _modules(url) for r in rects), (n, size)
+            for i, (r, label) in enumerate(zip(rects, labels)):
+                where = (n, size, i)
+                for box in (r, label):
+                    assert surface.get_rect().contains(box), where
+                    assert box.collidelist(layout.cards) < 0, where
+                    assert not box.colliderect(layout.middle), where
+                    assert box.collidelist([q for j, q in enumerate(rects + labels) if j not in (i, n + i)]) < 0, where
 
 
 def test_the_lobby_shows_every_panels_code_and_a_spent_code_changes(tmp_path: Path) -> None:
