@@ -73,11 +73,12 @@ def test_with_the_gyroscope_a_pump_fakes_brake_held_at_1_g_is_no_flight() -> Non
     tr = physim.make_trace("handle_only", 4, physim.Condition(15.0, 200.0, 2.0, "pump", "rigid"))
     assert _wrong(tr, run(tr, gyro=False), ("launch", "catch")) == [("launch", 0, 1), ("catch", 0, 1)]
     assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
-    # the gravity test turns it away alone, and so does the fall along up (it brakes, then eases): with both
-    # switched off the false launch is back
-    for alone in ({"up_fall_g": 99.0}, {"flight_up_g": 99.0}):
+    # the gravity test turns it away alone, and so do the fall along up (it brakes, then eases) and the reading's
+    # turn: with all three switched off the false launch is back
+    for alone in ({"up_fall_g": 99.0, "path_rise_a": 99.0}, {"flight_up_g": 99.0, "path_rise_a": 99.0},
+                  {"flight_up_g": 99.0, "up_fall_g": 99.0}):
         assert _wrong(tr, run(tr, gyro=True, params=alone), ("launch",)) == [], alone
-    off = run(tr, gyro=True, params={"flight_up_g": 99.0, "up_fall_g": 99.0})
+    off = run(tr, gyro=True, params={"flight_up_g": 99.0, "up_fall_g": 99.0, "path_rise_a": 99.0})
     assert ("launch", 0, 1) in _wrong(tr, off, ("launch",))
 
 
@@ -201,10 +202,12 @@ def test_with_the_gyroscope_a_reading_along_up_that_falls_is_a_hand_not_a_flight
     """A free body reads only drag, whose part along "up" climbs through a flight (it rises, slows, then falls
     into its drag) and never falls bar a spin's w^2 r. A pump fake's brake eased by the hand reads 0.85 g along up
     falling to 0.24 g, 0.41 g on average: under the gravity test's 0.5 g. The fall turns it away, and the throw
-    0.7 s later is found at its let-go, with its impact."""
+    0.7 s later is found at its let-go, with its impact (the path test turns it away too)."""
     tr = physim.make_trace("throw_impact", 44, physim.Condition(15.0, 200.0, 2.0, "pump", "rocking"))
     assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
-    off = run(tr, gyro=True, params={"up_fall_g": 99.0})
+    for alone in ({"up_fall_g": 99.0}, {"path_rise_a": 99.0}):
+        assert _wrong(tr, run(tr, gyro=True, params=alone), ("launch", "impact", "catch")) == [], alone
+    off = run(tr, gyro=True, params={"up_fall_g": 99.0, "path_rise_a": 99.0})
     assert ("launch", 1, 1) in _wrong(tr, off, ("launch",))
 
 
@@ -227,3 +230,55 @@ def test_with_the_gyroscope_a_fast_spins_swing_of_a_is_allowed_in_flight() -> No
     assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
     off = run(tr, gyro=True, params={"spin_r": 0.0})  # no spin allowed for: the throw is missed again
     assert [w[:2] for w in _wrong(tr, off, ("launch",))] == [("launch", 1)]
+
+
+def test_with_the_gyroscope_a_reading_whose_angle_turns_upward_is_a_hand_not_a_flight() -> None:
+    """A free body reads drag, -k|v|v, so the reading's angle below the horizontal is its flight path's above it,
+    and gravity only bends that path down. A pump fake's downswing read 0.26 g along up and 0.13 g across, then
+    0.37 g and 0.41 g: the angle rose from 63 to 42 degrees below the horizontal, 21 degrees upward, which only a
+    push can do. Every other flight test passed it (0.24 g along up on average, under the gravity test's 0.5 g;
+    rising, not falling, along up): a false launch and a false catch without this test."""
+    tr = physim.make_trace("handle_only", 65, physim.Condition(15.0, 200.0, 150.0, "pump", "rigid"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+    off = run(tr, gyro=True, params={"path_rise_a": 99.0})
+    assert _wrong(tr, off, ("launch", "catch")) == [("launch", 0, 1), ("catch", 0, 1)]
+
+
+def _flight(drag: list[tuple[float, float, float]], dt: int = 1200, params: dict[str, float] | None = None) -> list[str]:
+    """The detector's calls on a body that lies still on +z, is picked up and swung (a windup to 3 g), let go in
+    one sample, then reads ``drag`` (g, world axes; the body does not turn) sample by sample, then lands."""
+    det = Detector("burrito", params)
+    out: list[tuple[int, str, float]] = []
+    t = 1_000_000
+    samples = [(0.0, 0.0, 1.0)] * 600
+    samples += [(0.3 * math.sin(i / 40.0), 0.0, 1.0 + 0.2 * math.sin(i / 25.0)) for i in range(400)]  # carried
+    samples += [(0.6 * i / 200.0, 0.0, 1.0 + 2.0 * i / 200.0) for i in range(200)]  # the windup
+    samples += drag + [(0.0, 0.0, 4.0)] * 5 + [(0.0, 0.0, 1.0)] * 1500
+    for ax, ay, az in samples:
+        out.extend(det.feed(t, ax, ay, az, 0.0, 0.0, 0.0))
+        t += dt
+    return [e[1] for e in out + det.flush()]
+
+
+def test_the_path_test_keeps_a_flight_whose_drag_turns_as_gravity_bends_its_path() -> None:
+    """Released forward and up at 30 degrees at 3 m/s, a body's drag points back and down and turns towards the
+    horizontal and past it as gravity bends the path down (g cos(angle) / v: 150 degrees a second): a launch. A
+    reading whose angle turns the other way while it grows (so that its part along up still rises, as the up-fall
+    test wants), or whose horizontal part swings round smoothly, is no drag: launched only with the path test off."""
+    n = 250  # 300 ms at 833 Hz: the flight window and more
+
+    def reading(start: float, rate: float, size: tuple[float, float] = (0.4, 0.4),
+                swing: float = 0.0) -> list[tuple[float, float, float]]:
+        out = []
+        for i in range(n):
+            a = math.radians(start + rate * i * 0.0012)
+            d = size[0] + (size[1] - size[0]) * i / n
+            turn = math.radians(swing * i / n)  # the horizontal part's direction
+            h = -d * math.cos(a)
+            out.append((h * math.cos(turn), h * math.sin(turn), -d * math.sin(a)))
+        return out
+
+    assert "launch" in _flight(reading(30.0, -150.0, (0.45, 0.35)))
+    for drag in (reading(-60.0, 150.0, (0.3, 0.7)), reading(-20.0, 0.0, swing=360.0)):
+        assert "launch" not in _flight(drag), drag[-1]
+        assert "launch" in _flight(drag, params={"path_rise_a": 99.0}), drag[-1]

@@ -198,6 +198,11 @@ DEFAULTS = {
     "up_fall_g": 0.05,  # ... nor does that reading fall over the flight window by more than 50 mg (a tumble's
     # changing drag area, lift) plus w^2 r twice and 3.5 sigmas of the halves' noise; a hand easing its hold does
     "up_fall_k": 3.5,
+    "path_rise_a": 0.15,  # ... nor does its flight path turn upward or sideways: drag lies along -v and gravity only
+    # bends v down, so the reading's angle below the horizontal (tan = -up / horizontal part) only falls and its
+    # horizontal part keeps its direction; 0.15 rad (8.6 degrees) above w^2 r and the noise for a tumble's lift.  A
+    # hand's push turns any way it likes
+    "path_min_g": 0.1,  # ... judged only when each half's horizontal part reads this much (and 3x its error)
     "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
@@ -399,6 +404,9 @@ class Detector:
         self._gpy = 0.0
         self._gpz = 0.0
         self._w2 = 0.0  # |w|^2 of the newest sample, (rad/s)^2
+        self._ex = 1.0  # a world-fixed horizontal in body axes, set at each flight candidate
+        self._ey = 0.0
+        self._ez = 0.0
         self._att_t = 0
 
     def __getattr__(self, name):
@@ -550,6 +558,17 @@ class Detector:
             ux = ux * c - cx * sn + kx * kd
             uy = uy * c - cy * sn + ky * kd
             uz = uz * c - cz * sn + kz * kd
+            if self._cand is not None:
+                ex = self._ex
+                ey = self._ey
+                ez = self._ez
+                kd = (kx * ex + ky * ey + kz * ez) * (1.0 - c)
+                cx = ky * ez - kz * ey
+                cy = kz * ex - kx * ez
+                cz = kx * ey - ky * ex
+                self._ex = ex * c - cx * sn + kx * kd
+                self._ey = ey * c - cy * sn + ky * kd
+                self._ez = ez * c - cz * sn + kz * kd
         if st == ST_REST:
             ux = self._mx
             uy = self._my
@@ -1812,8 +1831,11 @@ class Detector:
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
                 # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
-                #  sum along up and n in the window's second half]
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0]
+                #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
+                #  in the second half]
+                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
+                              0.0, 0.0, 0.0, 0.0]
+                self._set_horizontal()
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
@@ -1843,13 +1865,28 @@ class Detector:
                 bad = True
             if self._gyro:
                 h = self._head
-                up = self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz
+                rx = self._rx[h]
+                ry = self._ry[h]
+                rz = self._rz[h]
+                ux = self._ux
+                uy = self._uy
+                uz = self._uz
+                ex = self._ex
+                ey = self._ey
+                ez = self._ez
+                up = rx * ux + ry * uy + rz * uz
+                he = rx * ex + ry * ey + rz * ez
+                hf = rx * (uy * ez - uz * ey) + ry * (uz * ex - ux * ez) + rz * (ux * ey - uy * ex)  # along up x e
                 c[6] += up
                 c[7] += self._w2
                 c[8] += 1
+                c[12] += he
+                c[13] += hf
                 if 2 * age >= self.confirm_skip + self.confirm_t:
                     c[10] += up
                     c[11] += 1
+                    c[14] += he
+                    c[15] += hf
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
                 if self._gyro:
@@ -1862,6 +1899,9 @@ class Detector:
                 bad = True
             elif self._up_fell(c):
                 # its reading along "up" fell: a hand easing its hold, as no drag does (below)
+                bad = True
+            elif self._path_rose(c):
+                # the reading turned up, or sideways: a hand's push, not drag on a path that gravity bends down
                 bad = True
             else:
                 stamp = self._release_stamp(c[0], c[1] / c[2])
@@ -1899,6 +1939,53 @@ class Detector:
         allow = (2.0 * self._spin_g(c) + self.up_fall_g
                  + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
         return fall > allow
+
+    def _set_horizontal(self):
+        # type: () -> None
+        """A unit vector at right angles to "up" (the body axis least along it, less its part along up)."""
+        ux = self._ux
+        uy = self._uy
+        uz = self._uz
+        if abs(ux) <= abs(uy) and abs(ux) <= abs(uz):
+            ex, ey, ez = 1.0 - ux * ux, -ux * uy, -ux * uz
+        elif abs(uy) <= abs(uz):
+            ex, ey, ez = -uy * ux, 1.0 - uy * uy, -uy * uz
+        else:
+            ex, ey, ez = -uz * ux, -uz * uy, 1.0 - uz * uz
+        n = math.sqrt(ex * ex + ey * ey + ez * ez)
+        self._ex = ex / n
+        self._ey = ey / n
+        self._ez = ez / n
+
+    def _path_rose(self, c):
+        # type: (list) -> bool
+        """Did the reading turn between the flight window's halves as no drag does?  A free body reads drag, -k|v|v
+        (and a tumble's lift, a fraction of it), so the reading's angle below the horizontal is its flight path's
+        above it, and gravity only bends the path down (d(gamma)/dt = -g cos(gamma) / |v|); and its horizontal
+        part keeps the direction opposite the horizontal velocity, which neither gravity nor drag turns.  Judged
+        only when both halves read a horizontal part above spin's and the noise's reach."""
+        nb = c[11]
+        na = c[8] - nb
+        if na <= 0 or nb <= 0:
+            return False
+        u1 = (c[6] - c[10]) / na
+        u2 = c[10] / nb
+        h1e = (c[12] - c[14]) / na
+        h1f = (c[13] - c[15]) / na
+        h2e = c[14] / nb
+        h2f = c[15] / nb
+        h1 = math.sqrt(h1e * h1e + h1f * h1f)
+        h2 = math.sqrt(h2e * h2e + h2f * h2f)
+        err = 2.0 * self._spin_g(c) + self.up_fall_k * math.sqrt(self._sig2 / (na if na < nb else nb))
+        gate = self.path_min_g if self.path_min_g > 3.0 * err else 3.0 * err
+        if h1 < gate or h2 < gate:
+            return False
+        turn = math.atan2(abs(h1e * h2f - h1f * h2e), h1e * h2e + h1f * h2f)  # the horizontal part's, 0-pi
+        if turn > self.path_rise_a + err / h1 + err / h2:
+            return True
+        rise = math.atan2(-u2, h2) - math.atan2(-u1, h1)
+        allow = self.path_rise_a + err / math.sqrt(u1 * u1 + h1 * h1) + err / math.sqrt(u2 * u2 + h2 * h2)
+        return rise > allow
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
