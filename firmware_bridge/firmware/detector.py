@@ -1905,7 +1905,8 @@ class Detector:
                 bad = True
             else:
                 stamp = self._release_stamp(c[0], c[1] / c[2])
-                if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5]):
+                w2 = c[7] / c[8] if c[8] else 0.0
+                if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
                     # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
                     # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
                     # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
@@ -2076,13 +2077,18 @@ class Detector:
             n += 1
         return stamp
 
-    def _let_go_end(self, stamp, level, allow):
-        # type: (int, float, float) -> int
+    def _let_go_end(self, stamp, level, allow, w2=0.0):
+        # type: (int, float, float, float) -> int
         """When the fingers were off: the sample after the last one, from the release stamp, whose |a| is still
-        off the flight's level by more than the noise's allowance, and at the latest release_max_t (plus 1.5 sample
-        periods of timing) after the stamp, as fingers open in 3-12 ms.  A let-go can swing |a| below the level and
-        back within a few ms; an arm braking a pump fake is still pushing when the cap comes."""
+        off the flight's level by more than the noise's allowance, or whose vector still moves from the sample
+        before by more than that and the flight's own turn (its reading turning with the body at w: level w dt),
+        and at the latest release_max_t (plus 1.5 sample periods of timing) after the stamp, as fingers open in
+        3-12 ms.  A let-go can swing |a| below the level and back within a few ms, or pass the level while its
+        vector still swings (at 200 Hz, two samples of 0.2 g each); an arm braking a pump fake is still pushing
+        when the cap comes."""
         cap = stamp + self.release_max_t + (3 * self._dt) // 2
+        step = allow + level * math.sqrt(w2) * self._dt * 1e-6
+        step2 = step * step
         j = self._head
         n = 0
         limit = self._n if self._n < RING else RING
@@ -2090,8 +2096,16 @@ class Detector:
             j = (j - 1) % RING
             n += 1
         end = stamp
+        first = j
         while self._rt[j] < cap:
-            if abs(self._rm[j] - level) > allow:
+            moved = False
+            if j != first:
+                p = (j - 1) % RING
+                dx = self._rx[j] - self._rx[p]
+                dy = self._ry[j] - self._ry[p]
+                dz = self._rz[j] - self._rz[p]
+                moved = dx * dx + dy * dy + dz * dz > step2
+            if moved or abs(self._rm[j] - level) > allow:
                 end = -1
             elif end < 0:
                 end = self._rt[j]
