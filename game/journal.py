@@ -306,7 +306,9 @@ class JournaledTable:
                 table.apply(table.check(event))
         except RuleInputError as exc:
             raise JournalError(f"journal {journal.path}: game {game_id} {where}: {exc}") from None
-        return cls(journal, game_id, table)
+        live = cls(journal, game_id, table)
+        live._mark_if_over()  # a kill between the winning event's commit and the mark leaves it unmarked
+        return live
 
     def submit(self, obj: dict[str, Any]) -> list[Cue]:
         """Check an event, journal it durably, then apply it. Bad input raises and writes nothing."""

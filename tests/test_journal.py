@@ -136,3 +136,21 @@ def test_a_move_illegal_in_the_current_state_is_refused_before_it_is_journaled(t
         assert journal.load(live.game_id)[1] == []
         resumed = JournaledTable.resume(journal, live.game_id)  # and the journal still resumes
         assert resumed.table.summary() == live.table.summary()
+
+
+def test_a_game_killed_between_its_winning_event_and_the_finished_mark_is_marked_when_resumed(tmp_path):
+    """The winning event and the finished mark are two commits; a SIGKILL between them leaves a game that is over
+    but listed as unfinished. Folding it again finds it over and marks it, so no table plays on past a win."""
+    db = str(tmp_path / "t.db")
+    log = tmp_path / "demo.jsonl"  # Taco vs Burrito's demo is won by its last event, not by time running out
+    log.write_text(resources.files("game.games.taco_vs_burrito").joinpath("data/demo.jsonl").read_text("utf-8"))
+    from game.cli import main
+
+    assert main(["record", str(log), "--journal", db]) == 0
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET finished = 0")  # what the kill leaves behind
+    with Journal(db) as journal:
+        (game_id,) = journal.unfinished()
+        live = JournaledTable.resume(journal, game_id)
+        assert live.table.rules.is_over(live.table.state)
+        assert journal.unfinished() == [] and journal.games() == [(game_id, True)]
