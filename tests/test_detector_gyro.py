@@ -295,3 +295,41 @@ def test_with_the_gyroscope_the_let_go_ends_when_the_vector_settles_not_only_its
     (true_launch,) = [t for t, k in tr.truth if k == "launch"]
     (launch,) = [e[0] for e in found if e[1] == "launch"]
     assert abs(launch - true_launch) <= 5000  # one sample at 200 Hz
+
+
+def test_the_path_test_turns_away_a_reading_that_bends_down_faster_than_gravity_can() -> None:
+    """Drag of d g means a speed of at least vt sqrt(d) for a burrito whose terminal speed is vt (6 m/s and up), so
+    gravity bends the path, and the reading's angle with it, down by at most g / (vt sqrt(d)): 148 degrees a second
+    at 0.4 g. A reading that turns down at 300 degrees a second and more is a hand's swing braked, not a flight."""
+    n = 250
+
+    def reading(rate: float) -> list[tuple[float, float, float]]:
+        out = []
+        for i in range(n):
+            a = math.radians(30.0 + rate * i * 0.0012)
+            d = 0.45 - 0.1 * i / n
+            out.append((-d * math.cos(a), 0.0, -d * math.sin(a)))
+        return out
+
+    assert "launch" in _flight(reading(-150.0))
+    for rate in (-300.0, -600.0):
+        assert "launch" not in _flight(reading(rate)), rate
+        assert "launch" in _flight(reading(rate), params={"path_vt_min": 1e-6}), rate
+
+
+def test_with_the_gyroscope_a_pump_fakes_swing_that_bends_down_too_fast_is_no_flight() -> None:
+    """A pump fake at 833 Hz with 15 mg of noise: the hand's brake swung the reading's angle down far faster than
+    gravity bends a flight's path, and every other flight test passed it. Read as a launch, it put the real throw's
+    let-go and its impact out of place; the bend-down test turns it away."""
+    tr = physim.make_trace("throw_impact", 81, physim.Condition(15.0, 833.0, 2.0, "pump", "rocking"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []
+    off = run(tr, gyro=True, params={"path_vt_min": 1e-6})
+    assert ("launch", 1, 1) in _wrong(tr, off, ("launch",))
+
+
+def test_a_landing_on_a_rocking_cushion_is_judged_by_the_look_not_the_quick_tremor_estimate() -> None:
+    """A drop onto a rocking cushion at 200 Hz with 15 mg of noise: the 50 ms tremor estimate sat at 5x the calm
+    level by chance and called a hand, so the impact read as a catch. Once a look runs, its long averages judge."""
+    tr = physim.make_trace("drop", 84, physim.Condition(15.0, 200.0, 2.0, "pump", "rocking"))
+    for gyro in (False, True):
+        assert _wrong(tr, run(tr, gyro=gyro), ("launch", "impact", "catch")) == [], gyro

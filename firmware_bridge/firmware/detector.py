@@ -203,6 +203,9 @@ DEFAULTS = {
     # horizontal part keeps its direction; 0.15 rad (8.6 degrees) above w^2 r and the noise for a tumble's lift.  A
     # hand's push turns any way it likes
     "path_min_g": 0.1,  # ... judged only when each half's horizontal part reads this much (and 3x its error)
+    "path_vt_min": 6.0,  # ... and bends down no faster than gravity can: g cos(gamma) / |v|, with |v| at least
+    # vt sqrt(|drag| / g) for the slowest terminal speed vt of a foam burrito (8-15 m/s; 6 for margin).  A pump
+    # fake's brake swings the reading down 36 degrees in 60 ms at 0.5 g, where gravity bends a path 8
     "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
@@ -1372,7 +1375,10 @@ class Detector:
                     self._decide(True, out)
                     return
             hf = self._held_for(t)
-            if (hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
+            # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
+            # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
+            # by chance, or on a cushion's rocking)
+            if (self._look is None and hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
                     or self._away_for(t) >= self.pick_long_t // 2:
                 self._decide(True, out)
                 return
@@ -1979,6 +1985,16 @@ class Detector:
         h2 = math.sqrt(h2e * h2e + h2f * h2f)
         err = 2.0 * self._spin_g(c) + self.up_fall_k * math.sqrt(self._sig2 / (na if na < nb else nb))
         gate = self.path_min_g if self.path_min_g > 3.0 * err else 3.0 * err
+        r1 = math.sqrt(u1 * u1 + h1 * h1)
+        r2 = math.sqrt(u2 * u2 + h2 * h2)
+        lo = (r1 if r1 < r2 else r2) - err
+        if lo >= gate:
+            # drag of lo g means |v| >= vt sqrt(lo); gravity turns the path down by at most g dt / |v| between the
+            # halves' middles
+            bend = 9.80665 * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
+            fall = math.atan2(-u1, h1) - math.atan2(-u2, h2)
+            if fall > self.path_rise_a + bend + err / r1 + err / r2:
+                return True
         if h1 < gate or h2 < gate:
             return False
         turn = math.atan2(abs(h1e * h2f - h1f * h2e), h1e * h2e + h1f * h2f)  # the horizontal part's, 0-pi
