@@ -332,6 +332,7 @@ class Detector:
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
         self._hinge_from = 0  # a slow contact's fit reaches back no further: a flight's start, a pulse's end
+        self._hinge_edge = 0  # the first bend the last slow-contact fit could place
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
@@ -760,7 +761,17 @@ class Detector:
             # the line through the two back to zero says how long before (at most a third of a period)
             half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
         if self.kind == BURRITO:
-            th = self._hinge_onset(t0 if p[13] and t0 < ts else ts, 8.0 * p[12], p[12])
+            te = t0 if p[13] and t0 < ts else ts
+            th = self._hinge_onset(te, 8.0 * p[12], p[12])
+            if th == -2:
+                # the bend sat at the window's first allowed sample: a rise so slow that the first estimate came
+                # late (at 200 Hz a 150 ms rise is found 40 ms in), or a flight's wobble before it.  Seek it again
+                # from further back; a rise's bend stays where the shorter window put it (its line before the bend
+                # is only better placed), a wobble's lies further back and is not taken
+                edge = self._hinge_edge - self._dt // 2
+                th = self._hinge_onset(te - self.hinge_pre_t, 8.0 * p[12], p[12])
+                if th < edge:
+                    th = -1
             if th >= 0:
                 return th if th < half else half  # it touched before the first sample over the threshold
             if not p[13]:
@@ -884,7 +895,10 @@ class Detector:
                 best = len(errs)
                 fit = line
             errs.append(e)
-        if best == 0 or best == len(errs) - 1:
+        if best == 0:
+            self._hinge_edge = t_est + int(ts[i0] * 1e6)
+            return -2  # the bend sits at the window's first allowed sample: the rise may have begun before it
+        if best == len(errs) - 1:
             return -1  # no bend inside the window: no rise out of a steady flight to place
         tb = ts[best + i0]
         e0 = errs[best - 1]
