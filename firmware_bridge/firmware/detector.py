@@ -205,7 +205,7 @@ DEFAULTS = {
     "path_min_g": 0.1,  # ... judged only when each half's horizontal part reads this much (and 3x its error)
     "path_vt_min": 6.0,  # ... and bends down no faster than gravity can: g cos(gamma) / |v|, with |v| at least
     # vt sqrt(|drag| / g) for the slowest terminal speed vt of a foam burrito (8-15 m/s; 6 for margin).  A pump
-    # fake's brake swings the reading down 36 degrees in 60 ms at 0.5 g, where gravity bends a path 8
+    # fake's brake swings the reading down 36 degrees in 60 ms at 0.5 g, where gravity bends a path 8 at most
     "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
