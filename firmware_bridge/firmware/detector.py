@@ -332,7 +332,6 @@ class Detector:
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
         self._hinge_from = 0  # a slow contact's fit reaches back no further: a flight's start, a pulse's end
-        self._hinge_edge = 0  # the first bend the last slow-contact fit could place
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
@@ -761,17 +760,7 @@ class Detector:
             # the line through the two back to zero says how long before (at most a third of a period)
             half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
         if self.kind == BURRITO:
-            te = t0 if p[13] and t0 < ts else ts
-            th = self._hinge_onset(te, 8.0 * p[12], p[12])
-            if th == -2:
-                # the bend sat at the window's first allowed sample: a rise so slow that the first estimate came
-                # late (at 200 Hz a 150 ms rise is found 40 ms in), or a flight's wobble before it.  Seek it again
-                # from further back; a rise's bend stays where the shorter window put it (its line before the bend
-                # is only better placed), a wobble's lies further back and is not taken
-                edge = self._hinge_edge - self._dt // 2
-                th = self._hinge_onset(te - self.hinge_pre_t, 8.0 * p[12], p[12])
-                if th < edge:
-                    th = -1
+            th = self._hinge_onset(t0 if p[13] and t0 < ts else ts, 8.0 * p[12], p[12])
             if th >= 0:
                 return th if th < half else half  # it touched before the first sample over the threshold
             if not p[13]:
@@ -780,8 +769,8 @@ class Detector:
             return half
         return t0
 
-    def _hinge_onset(self, t_est, cap, min_g):
-        # type: (int, float, float) -> int
+    def _hinge_onset(self, t_est, cap, min_g, not_before=None):
+        # type: (int, float, float, Any) -> int
         """Start of a slow rise by a broken-stick fit: each axis follows a line (the flight's drag and spin change
         slowly), then bends onto another as the contact force grows from zero.  Over the samples from hinge_pre_t
         before the first estimate until the reading is cap away from where the window began (the rise's straight
@@ -790,7 +779,10 @@ class Detector:
         threshold, or a line extrapolated to a baseline, it does not depend on how far the rise had got when it
         was seen, nor on the contact's direction (the first touch may also slow the flight and shed its drag).
         Returns -1 unless the window's last 3 samples are min_g off the line before the bend (a sharp contact, or
-        noise)."""
+        noise).  A bend on the window's first allowed sample is sought again from hinge_pre_t further back, once
+        (not_before, the first window's edge, is set on that second look): a rise so slow that the first estimate
+        came late (at 200 Hz a 150 ms rise is found 40 ms in) keeps its bend there, its line before the bend only
+        better placed; a flight's wobble lies further back and is not taken."""
         tq = t_est - self.hinge_pre_t
         j0 = self._ring_at(tq if tq > self._hinge_from else self._hinge_from)
         if self._rt[j0] < self._hinge_from:
@@ -895,9 +887,10 @@ class Detector:
                 best = len(errs)
                 fit = line
             errs.append(e)
-        if best == 0:
-            self._hinge_edge = t_est + int(ts[i0] * 1e6)
-            return -2  # the bend sits at the window's first allowed sample: the rise may have begun before it
+        if best == 0:  # on the window's first allowed sample: the rise may have begun before it
+            if not_before is not None:
+                return -1
+            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self._dt // 2)
         if best == len(errs) - 1:
             return -1  # no bend inside the window: no rise out of a steady flight to place
         tb = ts[best + i0]
@@ -931,7 +924,8 @@ class Detector:
             i -= 1
         if seen < 3:
             return -1
-        return t_est + int(tb * 1e6)
+        tb_us = t_est + int(tb * 1e6)
+        return -1 if not_before is not None and tb_us < not_before else tb_us
 
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
@@ -2001,21 +1995,22 @@ class Detector:
         gate = self.path_min_g if self.path_min_g > 3.0 * err else 3.0 * err
         r1 = math.sqrt(u1 * u1 + h1 * h1)
         r2 = math.sqrt(u2 * u2 + h2 * h2)
+        if r1 <= 0.0 or r2 <= 0.0:
+            return False
+        rise = math.atan2(-u2, h2) - math.atan2(-u1, h1)  # of the reading's angle below the horizontal
+        allow = self.path_rise_a + err / r1 + err / r2
         lo = (r1 if r1 < r2 else r2) - err
         if lo >= gate:
             # drag of lo g means |v| >= vt sqrt(lo); gravity turns the path down by at most g dt / |v| between the
             # halves' middles
             bend = 9.80665 * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
-            fall = math.atan2(-u1, h1) - math.atan2(-u2, h2)
-            if fall > self.path_rise_a + bend + err / r1 + err / r2:
+            if -rise > allow + bend:
                 return True
         if h1 < gate or h2 < gate:
             return False
         turn = math.atan2(abs(h1e * h2f - h1f * h2e), h1e * h2e + h1f * h2f)  # the horizontal part's, 0-pi
         if turn > self.path_rise_a + err / h1 + err / h2:
             return True
-        rise = math.atan2(-u2, h2) - math.atan2(-u1, h1)
-        allow = self.path_rise_a + err / math.sqrt(u1 * u1 + h1 * h1) + err / math.sqrt(u2 * u2 + h2 * h2)
         return rise > allow
 
     def _abrupt(self, t, m):
