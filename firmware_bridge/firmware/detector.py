@@ -331,7 +331,8 @@ class Detector:
         # pulse analysis
         self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
         self._pulse_quiet = 0
-        self._hinge_from = 0  # a slow contact's fit reaches back no further: a flight's start, a pulse's end
+        # contact fits and the residual's line reach back no further: a flight's start, a pulse's end
+        self._hinge_from = 0
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
@@ -1245,6 +1246,8 @@ class Detector:
             return None
         if t < self._pulse_quiet or not self._have_lags(t):
             return None
+        if self._rt[self._i2] < self._hinge_from:
+            return None  # the line the reading is held to still reaches back to the let-go: its change is no touch
         if need_air < 0:
             need_air = self.air_t
         if need_air and not self._air_ok:
