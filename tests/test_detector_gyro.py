@@ -362,3 +362,21 @@ def test_the_let_gos_own_fall_in_the_reading_is_no_contact() -> None:
         (launch,) = [e[0] for e in found if e[1] == "launch"]
         assert [e for e in found if launch < e[0] < launch + 100_000] == [], gyro
 
+
+def test_a_pickup_from_where_a_trace_began_lying_is_stamped_where_the_hand_took_it() -> None:
+    """Traces that began with the burrito lying on a rocking cushion under 15 mg of noise: still long enough to show
+    it lay there, never long enough for a rest. The pickup 0.6-1.1 s in was stamped at the trace's first sample, a
+    pickup that did not happen then. It is stamped where a rest's leave test first finds the reading off the vector
+    it lay at, back to the start of that run: not at the first sample 2.5 noise sigmas off, which noise gives within
+    a few samples of the last still one (190 ms early), nor at the start of the run off it that reaches the newest
+    sample, which a gentle hand's slow turn breaks (970 ms late)."""
+    for scenario, seed, rate, handling in (("throw_catch", 115, 200.0, "pump"), ("throw_catch", 1, 200.0, "pump"),
+                                           ("handle_only", 4, 1666.0, "still")):
+        tr = physim.make_trace(scenario, seed, physim.Condition(15.0, rate, 2.0, handling, "rocking"))
+        (true_pick,) = [t for t, k in tr.truth if k == "pickup"]
+        assert true_pick - tr.samples[0][0] > 500_000
+        for gyro in (False, True):
+            found = run(tr, gyro=gyro)
+            (pick,) = [e[0] for e in found if e[1] == "pickup"]
+            assert abs(pick - true_pick) <= TOLERANCE_US["pickup"], (scenario, seed, gyro, pick - true_pick)
+            assert _wrong(tr, found, ("launch", "impact", "catch")) == [], (scenario, seed, gyro)

@@ -380,6 +380,9 @@ class Detector:
         self._strong_since = None  # type: Any
         self._trem_seen = False
         self._was_still = False
+        # where it lay, and when, the last time it was still out of a rest (a pickup from there leaves that vector)
+        self._still_vec = (0.0, 0.0, 1.0)
+        self._still_last = 0
         self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
         # jerk change-point (CUSUM) in flight
         self._cus = 0.0
@@ -1317,10 +1320,15 @@ class Detector:
                 return
             if self._still_for(t) >= self.still_t // 2:
                 self._was_still = True
+                self._still_vec = (self._mx, self._my, self._mz)
+                self._still_last = t
             if self._mlp >= self.windup_g or self._picked(t):
                 # a trace that began in a hand: the pickup happened before it, so it is not reported
                 if not (self._initial and not self._was_still):
-                    out.append((self._onset, "pickup", round(self._mlp, 3)))
+                    # one that began lying there, still but never long enough for a rest: the hand took it from
+                    # where it lay, not at the trace's first sample
+                    stamp = self._left_still() if self._initial else self._onset
+                    out.append((stamp, "pickup", round(self._mlp, 3)))
                     self._moved = True
                 self._initial = False
                 self._to_held(t)
@@ -1768,14 +1776,32 @@ class Detector:
         k = 3.0 * math.sqrt(3.0 * self._sig2)
         return k if k > self.onset_res else self.onset_res
 
-    def _leave_onset(self, t):
-        # type: (int) -> int
-        """First sample of the run that left the rest vector."""
-        rx = self._rest_vec[0]
-        ry = self._rest_vec[1]
-        rz = self._rest_vec[2]
+    def _left_still(self):
+        # type: () -> int
+        """When a hand took it from where it last lay still: the first sample since that a rest's leave test
+        (leave_dev, or its noise multiple) finds off the vector it lay at, back to the start of its run."""
+        v = self._still_vec
+        j = self._ring_at(self._still_last)
+        while j != self._head:
+            dx = self._rx[j] - v[0]
+            dy = self._ry[j] - v[1]
+            dz = self._rz[j] - v[2]
+            if dx * dx + dy * dy + dz * dz > self._leave2:
+                break
+            j = (j + 1) % RING
+        return self._leave_onset(self._rt[j], v, j)
+
+    def _leave_onset(self, t, ref=None, j=-1):
+        # type: (int, Any, int) -> int
+        """First sample of the run off the rest vector (or ref) that reaches ring index j (the newest sample)."""
+        if ref is None:
+            ref = self._rest_vec
+        if j < 0:
+            j = self._head
+        rx = ref[0]
+        ry = ref[1]
+        rz = ref[2]
         lim = self._onset2
-        j = self._head
         onset = t
         n = 0
         limit = self._n if self._n < RING else RING
