@@ -1793,7 +1793,7 @@ class Detector:
 
     def _leave_onset(self, t, ref=None, j=-1):
         # type: (int, Any, int) -> int
-        """First sample of the run off the rest vector (or ref) that reaches ring index j (the newest sample)."""
+        """First sample of the run off the rest vector (or ref) that reaches ring index j (by default the newest)."""
         if ref is None:
             ref = self._rest_vec
         if j < 0:
