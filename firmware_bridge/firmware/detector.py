@@ -284,6 +284,7 @@ def _spread2(lk, a, q, n):
 
 
 RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
+G = 9.80665  # m/s^2 per g: readings are in g, spin and speed in SI units
 
 
 class Detector:
@@ -1966,7 +1967,7 @@ class Detector:
     def _spin_g(self, c):
         # type: (list) -> float
         """The most a spin can add to the reading over a flight candidate (g): its mean w^2 times spin_r."""
-        return c[7] / c[8] * self.spin_r / 9.80665
+        return c[7] / c[8] * self.spin_r / G
 
     def _up_fell(self, c):
         # type: (list) -> bool
@@ -2032,7 +2033,7 @@ class Detector:
         if lo >= gate:
             # drag of lo g means |v| >= vt sqrt(lo); gravity turns the path down by at most g dt / |v| between the
             # halves' middles
-            bend = 9.80665 * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
+            bend = G * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
             if -rise > allow + bend:
                 return True
         if h1 < gate or h2 < gate:
