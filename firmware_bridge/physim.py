@@ -152,10 +152,13 @@ class _Body:
     def mark(self, kind: str, t: float | None = None) -> None:
         self.truth.append((self.t if t is None else t, kind))
 
-    def step(self, f_ext: Vec, alpha: Vec = (0.0, 0.0, 0.0)) -> None:
-        """Advance one SIM_DT under a non-gravity force per unit mass f_ext (world, m/s^2), plus drag."""
-        sp = _v_len(self.v)
-        drag = _v_scale(self.v, -self.drag_k * sp)
+    def step(self, f_ext: Vec, alpha: Vec = (0.0, 0.0, 0.0), v_air: Vec | None = None) -> None:
+        """Advance one SIM_DT under a non-gravity force per unit mass f_ext (world, m/s^2), plus drag.
+
+        v_air, when given, is the velocity the drag is taken from instead of the body's own (see `_World._air`).
+        """
+        va = self.v if v_air is None else v_air
+        drag = _v_scale(va, -self.drag_k * _v_len(va))
         f = _v_add(f_ext, drag)
         # sensor reading: specific force (non-gravity acceleration) + rotation terms at the offset sensor
         body = _q_to_body(self.q, _v_scale(f, 1.0 / G))
@@ -454,6 +457,7 @@ class _World:
         vin = -_v_dot(b.v, n)
         want = peak_g * G / wn
         b.v = _v_add(b.v, _v_scale(n, vin - want))
+        air = max(vin, 0.0) / want
         e = min(0.95, max(restitution, 0.01))
         lam = 3.0 * (1.0 - e * e) / (4.0 * max(want, 0.05))
         surf = b.p
@@ -474,8 +478,21 @@ class _World:
             peak = max(peak, fmag / G)
             b.w = _v_scale(b.w, 0.999)
             last = _v_scale(n, fmag)
-            b.step(last)
+            b.step(last, v_air=self._air(n, air) if ddot > 0 else None)
         return last
+
+    def _air(self, n: Vec, scale: float) -> Vec:
+        """The velocity the air sees while a contact takes the closing speed away: the normal part scaled up.
+
+        `contact` and `catch` set the closing speed their peak needs at first touch, in one step. The drag, read by
+        the sensor, would then fall by up to 0.2 g in one sample with no force to account for it, a step that no real
+        touch makes. Scaling the closing part back up by vin / want keeps the drag where the flight left it at touch
+        and lets it fall with the closing speed, to none at full compression, as it would if the contact itself had
+        taken the whole vin away.
+        """
+        v = self.b.v
+        vn = -_v_dot(v, n)
+        return _v_add(v, _v_scale(n, -vn * (scale - 1.0)))
 
     def catch(self, rise_s: float) -> None:
         """The hand meets it, stops it with one smooth push as the arm gives, then holds it.
@@ -492,7 +509,9 @@ class _World:
         dur = 2.0 * rise_s
         d = _v_dir(b.v)
         v0 = peak * G * 2.0 * dur / math.pi  # the speed one half-sine push of this peak and length takes away
+        vin = _v_len(b.v)
         b.v = _v_scale(d, v0)
+        air = vin / v0
         self.hand = _Hand(self.rng, "still" if self.cond.handling == "still" else "normal")
         b.mark("catch")
         n = int(dur * SIM_HZ)
@@ -501,7 +520,8 @@ class _World:
             push = _v_scale(d, -peak * G * math.sin(ph))
             grip = 0.5 - 0.5 * math.cos(ph)
             b.w = _v_scale(b.w, 0.999)
-            b.step(_v_add(push, _v_scale(_v_add((0.0, 0.0, G), self.hand.tremor(b.t)), grip)))
+            v_air = self._air(_v_scale(d, -1.0), air) if _v_dot(b.v, d) > 0 else None
+            b.step(_v_add(push, _v_scale(_v_add((0.0, 0.0, G), self.hand.tremor(b.t)), grip)), v_air=v_air)
         self.hand.grab(b.t)
         self.anchor = b.p
         v_end = b.v  # what gravity added before the grip had the weight: the arm brakes it, smoothly
