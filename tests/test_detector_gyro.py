@@ -380,3 +380,31 @@ def test_a_pickup_from_where_a_trace_began_lying_is_stamped_where_the_hand_took_
             (pick,) = [e[0] for e in found if e[1] == "pickup"]
             assert abs(pick - true_pick) <= TOLERANCE_US["pickup"], (scenario, seed, gyro, pick - true_pick)
             assert _wrong(tr, found, ("launch", "impact", "catch")) == [], (scenario, seed, gyro)
+
+
+def test_a_slow_catch_in_a_spinning_flight_is_found_before_its_jerk_becomes_the_baseline() -> None:
+    """At 833 Hz with 15 mg of noise the jerk is taken over a 40 ms lag, so a catch's jerk fills it over 40 ms. A
+    spinning flight's own jerk (its drag turning with the body, 7 g/s here) was followed with a 50 ms time constant
+    while the sum was at zero, and took in the catch's before the sum reached its threshold: the catch was found
+    300 ms late, at its end. The baseline now follows over four lags."""
+    tr = physim.make_trace("throw_catch", 120, physim.Condition(15.0, 833.0, 150.0, "pump", "rocking"))
+    (touch,) = [t for t, k in tr.truth if k == "catch"]
+    found = run(tr, gyro=True)
+    assert _wrong(tr, found, ("launch", "impact")) == []
+    (catch,) = [e[0] for e in found if e[1] == "catch"]
+    assert 0 <= catch - touch <= 40_000, catch - touch
+
+
+def test_a_slow_catch_the_jerk_sum_found_is_stamped_from_one_jerk_lag_before_it() -> None:
+    """The sum's jerk is a difference over one jerk lag (40 ms under 15 mg of noise), so the slow catch it finds
+    may have begun up to that long before the sum left zero. The broken-stick fit was sought from 40 ms before that
+    instant, where it had little flight to rest its line on, and the catches were stamped 34-35 ms late (past the
+    30 ms a call is matched within). It is sought from one jerk lag earlier; and a bend there needs no climb
+    half-way to its cap, which a 17 rad/s flight's own turn took most of at 833 Hz."""
+    for seed, rate, surface in ((91, 200.0, "rigid"), (120, 833.0, "rocking")):
+        tr = physim.make_trace("throw_catch", seed, physim.Condition(15.0, rate, 150.0, "pump", surface))
+        (touch,) = [t for t, k in tr.truth if k == "catch"]
+        found = run(tr, gyro=True)
+        assert _wrong(tr, found, ("launch", "impact", "catch")) == [], seed
+        (catch,) = [e[0] for e in found if e[1] == "catch"]
+        assert abs(catch - touch) <= 5_000, (seed, catch - touch)

@@ -765,7 +765,13 @@ class Detector:
             # the line through the two back to zero says how long before (at most a third of a period)
             half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
         if self.kind == BURRITO:
-            th = self._hinge_onset(t0 if p[13] and t0 < ts else ts, 8.0 * p[12], p[12])
+            # the jerk sum's difference spans one jerk lag: a contact it found may have begun that long before
+            # the sum left zero
+            if p[13] and t0 < ts:
+                t1 = t0 - self._jerk_lag()
+                th = self._hinge_onset(t1, 8.0 * p[12], p[12], None, (t1, t0))
+            else:
+                th = self._hinge_onset(ts, 8.0 * p[12], p[12])
             if th >= 0:
                 return th if th < half else half  # it touched before the first sample over the threshold
             if not p[13]:
@@ -774,8 +780,8 @@ class Detector:
             return half
         return t0
 
-    def _hinge_onset(self, t_est, cap, min_g, not_before=None):
-        # type: (int, float, float, Any) -> int
+    def _hinge_onset(self, t_est, cap, min_g, not_before=None, found=None):
+        # type: (int, float, float, Any, Any) -> int
         """Start of a slow rise by a broken-stick fit: each axis follows a line (the flight's drag and spin change
         slowly), then bends onto another as the contact force grows from zero.  Over the samples from hinge_pre_t
         before the first estimate until the reading is cap away from where the window began (the rise's straight
@@ -787,7 +793,10 @@ class Detector:
         noise).  A bend on the window's first allowed sample is sought again from hinge_pre_t further back, once
         (not_before, the first window's edge, is set on that second look): a rise so slow that the first estimate
         came late (at 200 Hz a 150 ms rise is found 40 ms in) keeps its bend there, its line before the bend only
-        better placed; a flight's wobble lies further back and is not taken."""
+        better placed; a flight's wobble lies further back and is not taken.  found, (from, to), is where a
+        contact the jerk sum found began if it is one (the sum's jerk spans one lag before it left zero): a bend
+        there needs no climb half-way to cap, which a spinning flight's own turn can take most of (the sum has
+        seen the rise)."""
         tq = t_est - self.hinge_pre_t
         j0 = self._ring_at(tq if tq > self._hinge_from else self._hinge_from)
         if self._rt[j0] < self._hinge_from:
@@ -895,7 +904,8 @@ class Detector:
         if best == 0:  # on the window's first allowed sample: the rise may have begun before it
             if not_before is not None:
                 return -1
-            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self._dt // 2)
+            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self._dt // 2,
+                                     found)
         if best == len(errs) - 1:
             return -1  # no bend inside the window: no rise out of a steady flight to place
         tb = ts[best + i0]
@@ -913,7 +923,8 @@ class Detector:
         gx = fit[0][2] * span
         gy = fit[1][2] * span
         gz = fit[2][2] * span
-        if gx * gx + gy * gy + gz * gz < 0.25 * c2:
+        tb_us = t_est + int(tb * 1e6)
+        if gx * gx + gy * gy + gz * gz < 0.25 * c2 and (found is None or tb_us < found[0] or tb_us > found[1]):
             return -1
         seen = 0
         i = n - 1
@@ -929,7 +940,6 @@ class Detector:
             i -= 1
         if seen < 3:
             return -1
-        tb_us = t_est + int(tb * 1e6)
         return -1 if not_before is not None and tb_us < not_before else tb_us
 
     def _update_stats(self, t, ax, ay, az, m):
@@ -1671,7 +1681,10 @@ class Detector:
         if self._jb < 0.0:
             self._jb = jerk
         if self._cus <= 0.0:
-            self._jb += (jerk - self._jb) * self._alpha(50000)
+            # the flight's own jerk, followed more slowly than a contact's shows: its jerk fills the difference over
+            # one lag, and a baseline as quick as that takes it in before the sum can grow
+            tau = 4 * dtl
+            self._jb += (jerk - self._jb) * self._alpha(tau if tau > 50000 else 50000)
         allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
         prev = self._cus
         self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
