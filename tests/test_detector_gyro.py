@@ -264,7 +264,8 @@ def test_the_path_test_keeps_a_flight_whose_drag_turns_as_gravity_bends_its_path
     """Released forward and up at 30 degrees at 3 m/s, a body's drag points back and down and turns towards the
     horizontal and past it as gravity bends the path down (g cos(angle) / v: 150 degrees a second): a launch. A
     reading whose angle turns the other way while it grows (so that its part along up still rises, as the up-fall
-    test wants), or whose horizontal part swings round smoothly, is no drag: launched only with the path test off."""
+    test wants), or whose horizontal part swings round smoothly, is no drag: launched only with the path test off
+    (and the drag-growth test, which turns the first of them away too)."""
     n = 250  # 300 ms at 833 Hz: the flight window and more
 
     def reading(start: float, rate: float, size: tuple[float, float] = (0.4, 0.4),
@@ -281,7 +282,7 @@ def test_the_path_test_keeps_a_flight_whose_drag_turns_as_gravity_bends_its_path
     assert "launch" in _flight(reading(30.0, -150.0, (0.45, 0.35)))
     for drag in (reading(-60.0, 150.0, (0.3, 0.7)), reading(-20.0, 0.0, swing=360.0)):
         assert "launch" not in _flight(drag), drag[-1]
-        assert "launch" in _flight(drag, params={"path_rise_a": 99.0}), drag[-1]
+        assert "launch" in _flight(drag, params={"path_rise_a": 99.0, "drag_turn_max": -1.0}), drag[-1]
 
 
 def test_with_the_gyroscope_the_let_go_ends_when_the_vector_settles_not_only_its_size() -> None:
@@ -408,3 +409,12 @@ def test_a_slow_catch_the_jerk_sum_found_is_stamped_from_one_jerk_lag_before_it(
         assert _wrong(tr, found, ("launch", "impact", "catch")) == [], seed
         (catch,) = [e[0] for e in found if e[1] == "catch"]
         assert abs(catch - touch) <= 5_000, (seed, catch - touch)
+
+
+def test_a_pump_fakes_swing_that_lifts_the_reading_faster_than_drag_can_is_no_flight() -> None:
+    """A pump fake's downswing read 0.62-0.65 g for 80 ms, then the arm swung it back up: 0.98 g at the flight
+    window's end, 0.87 g of it along up, with no turn to speak of. A free body's drag grows only as gravity speeds
+    it up, by 2 g (up - |a|^2) / |v| at most: 0.18 g there. Taken for a flight, it hid the real throw that followed
+    and its catch."""
+    tr = physim.make_trace("throw_catch", 114, physim.Condition(15.0, 200.0, 150.0, "pump", "rigid"))
+    assert _wrong(tr, run(tr, gyro=True), ("launch", "impact", "catch")) == []

@@ -206,6 +206,8 @@ DEFAULTS = {
     "path_vt_min": 6.0,  # ... and bends down no faster than gravity can: g cos(gamma) / |v|, with |v| at least
     # vt sqrt(|drag| / g) for the slowest terminal speed vt of a foam burrito (8-15 m/s; 6 for margin).  A pump
     # fake's brake swings the reading down 36 degrees in 60 ms at 0.5 g, where gravity bends a path 8 at most
+    "drag_turn_max": 0.35,  # ... nor, turning less than 20 degrees, does |a| climb faster than gravity can speed
+    # it up against its drag: 2 g up / |v| (a tumble's changing drag area and lift need more turn than that)
     "spin_r": 0.05,  # the node sits within 5 cm of the centre of mass: w^2 r bounds what spin adds along "up"
     "up_tau": 500000,  # a carried body's specific force averages to 1 g up over a few of a hand's sway periods
     "up_gate": 0.25,  # ... judged only from samples within 0.25 g of 1 g (no windup, contact or free fall)
@@ -1889,9 +1891,9 @@ class Detector:
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
                 # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
                 #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
-                #  in the second half]
+                #  in the second half, when |a| was least]
                 self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
-                              0.0, 0.0, 0.0, 0.0]
+                              0.0, 0.0, 0.0, 0.0, t]
                 self._set_horizontal()
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -1906,6 +1908,7 @@ class Detector:
             c[2] += 1
             if m < c[3]:
                 c[3] = m
+                c[16] = t
             if m > c[4]:
                 c[4] = m
             allow = c[5]
@@ -1960,6 +1963,9 @@ class Detector:
             elif self._path_rose(c):
                 # the reading turned up, or sideways: a hand's push, not drag on a path that gravity bends down
                 bad = True
+            elif self._drag_rose(c, m, t):
+                # |a| climbed faster than gravity can speed a body up against its drag: a hand's swing
+                bad = True
             else:
                 stamp = self._release_stamp(c[0], c[1] / c[2])
                 w2 = c[7] / c[8] if c[8] else 0.0
@@ -1997,6 +2003,31 @@ class Detector:
         allow = (2.0 * self._spin_g(c) + self.up_fall_g
                  + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
         return fall > allow
+
+    def _drag_rose(self, c, m, t):
+        # type: (list, float, int) -> bool
+        """Did |a| climb over the flight window faster than a free body's drag can grow?  Drag is k|v|v and only
+        gravity speeds a free body up against it, so d|a|/dt = 2 g (up - |a|^2) / |v| (|a| and up, the reading's
+        part along up, in g), with |v| at least vt sqrt(|a|) for the slowest terminal speed: drag grows only on a
+        steep fall short of its terminal speed.  Judged only for a body that turned less than drag_turn_max over
+        the window (a tumble's changing drag area and lift are for confirm_rise), bounding the turn by the mean
+        w^2, on the most up read (the second half's mean, a falling body's grows, or the newest reading) against
+        the least |a| since.  A pump fake's upswing lifts |a| from 0.62 to 0.98 g in 80 ms, where drag could add
+        0.18 g at most."""
+        if c[8] <= 0 or c[11] <= 0:
+            return False
+        if math.sqrt(c[7] / c[8]) * (t - c[0]) * 1e-6 > self.drag_turn_max:
+            return False
+        h = self._head
+        up = c[10] / c[11] + self.up_fall_k * math.sqrt(self._sig2 / c[11])
+        now = self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz + 3.0 * math.sqrt(self._sig2)
+        if now > up:
+            up = now
+        lo = c[3] - c[5] if c[3] > c[5] else 0.0
+        if up <= lo * lo:
+            return m - c[3] > 2.0 * self._spin_g(c) + c[5]
+        grow = 2.0 * G * (up - lo * lo) * (t - c[16]) * 1e-6 / (self.path_vt_min * math.sqrt(lo if lo > 0.001 else 0.001))
+        return m - c[3] > grow + 2.0 * self._spin_g(c) + c[5]
 
     def _set_horizontal(self):
         # type: () -> None
