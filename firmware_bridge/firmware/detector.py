@@ -252,6 +252,10 @@ DEFAULTS = {
     "look_ring_k": 0.375,  # ... plus sqrt(2) / (pi 6 Hz 0.2 s) of the band's rms: a rocking body's partial cycle
     "look_turn_w": 0.0026,  # ... or, with the gyroscope, it turned between the halves at 0.15 dps (rad/s): 3x the
     # offset's drift over 5 degrees C (0.01 dps/C), half the slowest turn of a hand that holds something still
+    "rest_turn_w": 0.0052,  # ... and it lies still only while it turns slower than 0.3 dps, the slowest turn of a
+    # hand that holds something still (its offset known to < 0.01 dps, averaged over stat_tau to < 0.01 dps)
+    "rest_doubt_t": 2000000,  # ... unless the accelerometer has found it still this long: no hand holds it so
+    # still for 2 s, so the offset is wrong (learnt from a still hand taken for a rest) and is learnt again
     "look_rock_a": 0.0026,  # ... nor is band power a hand's tremor while the angle swings 0.15 degrees rms (rad)
     # about a fixed mean in both halves: 5x physiological tremor's (0.04 degrees peak), over a mild essential tremor's
     # 0.17 degrees peak; a body rocking on a cushion after a landing swings 0.3-0.5 degrees
@@ -320,6 +324,7 @@ class Detector:
         self._mz = 1.0
         self._var = 1.0
         self._still_since = None  # type: Any
+        self._quiet_since = None  # type: Any  # still to the accelerometer since (the gyroscope aside)
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
         self._bq_dt = 0
         self._b0 = self._b2 = self._a1 = self._a2 = 0.0
@@ -414,6 +419,9 @@ class Detector:
         self._gpy = 0.0
         self._gpz = 0.0
         self._w2 = 0.0  # |w|^2 of the newest sample, (rad/s)^2
+        self._wlx = 0.0  # the rate, less the offset, averaged over stat_tau (rad/s)
+        self._wly = 0.0
+        self._wlz = 0.0
         self._ex = 1.0  # a world-fixed horizontal in body axes, set at each flight candidate
         self._ey = 0.0
         self._ez = 0.0
@@ -548,6 +556,10 @@ class Detector:
         self._gpy = wy
         self._gpz = wz
         self._w2 = wx * wx + wy * wy + wz * wz
+        k = dt_us / (self.stat_tau + dt_us)
+        self._wlx += (wx - self._wlx) * k
+        self._wly += (wy - self._wly) * k
+        self._wlz += (wz - self._wlz) * k
         ux = self._ux
         uy = self._uy
         uz = self._uz
@@ -1009,6 +1021,17 @@ class Detector:
             and abs(m - 1.0) < self.still_dev
             and self._trem < self._trem_thr2
         )
+        if not still:
+            self._quiet_since = None
+        else:
+            if self._quiet_since is None:
+                self._quiet_since = t
+            if self._turning():
+                if t - self._quiet_since < self.rest_doubt_t:
+                    still = False
+                else:
+                    # quiet that long and still turning: no hand holds so still, the offset was learnt from one
+                    self._gb_t = 0
         if still:
             if self._still_since is None:
                 self._still_since = t
@@ -1189,6 +1212,18 @@ class Detector:
         self._held_since = None
         self._held_peak = 0.0
         return -1
+
+    def _turning(self):
+        # type: () -> bool
+        """With the gyroscope and a known offset: does it turn at rest_turn_w or more?  A body lying on something
+        does not turn at all; a hand that holds it still for the accelerometer (a still hand under 15 mg of noise)
+        still turns it at 0.3 dps or more.  Such a hand taken for a rest taught the offset its turn (0.9 dps off
+        after 0.19 s), and every look after that saw a lying burrito turn.  An offset learnt from such a hand is
+        mended once the accelerometer has found it still for rest_doubt_t (`_update_stats`)."""
+        if not self._gyro or self._gb_t < self.gyro_bias_t:
+            return False
+        return self._wlx * self._wlx + self._wly * self._wly + self._wlz * self._wlz >= \
+            self.rest_turn_w * self.rest_turn_w
 
     def _still_for(self, t):
         # type: (int) -> int
