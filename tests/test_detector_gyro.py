@@ -388,7 +388,7 @@ def test_a_slow_catch_in_a_spinning_flight_is_found_before_its_jerk_becomes_the_
     """At 833 Hz with 15 mg of noise the jerk is taken over a 40 ms lag, so a catch's jerk fills it over 40 ms. A
     spinning flight's own jerk (its drag turning with the body, 7 g/s here) was followed with a 50 ms time constant
     while the sum was at zero, and took in the catch's before the sum reached its threshold: the catch was found
-    300 ms late, at its end. The baseline now follows over four lags."""
+    300 ms late, at its end. The baseline now follows a rise over four lags (a contact only adds jerk)."""
     tr = physim.make_trace("throw_catch", 120, physim.Condition(15.0, 833.0, 150.0, "pump", "rocking"))
     (touch,) = [t for t, k in tr.truth if k == "catch"]
     found = run(tr, gyro=True)
@@ -397,19 +397,20 @@ def test_a_slow_catch_in_a_spinning_flight_is_found_before_its_jerk_becomes_the_
     assert 0 <= catch - touch <= 40_000, catch - touch
 
 
-def test_a_slow_catch_the_jerk_sum_found_is_stamped_from_one_jerk_lag_before_it() -> None:
-    """The sum's jerk is a difference over one jerk lag (40 ms under 15 mg of noise), so the slow catch it finds
-    may have begun up to that long before the sum left zero. The broken-stick fit was sought from 40 ms before that
-    instant, where it had little flight to rest its line on, and the catches were stamped 34-35 ms late (past the
-    30 ms a call is matched within). It is sought from one jerk lag earlier; and a bend there needs no climb
-    half-way to its cap, which a 17 rad/s flight's own turn took most of at 833 Hz."""
-    for seed, rate, surface in ((91, 200.0, "rigid"), (120, 833.0, "rocking")):
+def test_a_slow_catch_the_jerk_sum_found_keeps_a_bend_from_one_jerk_lag_before_it() -> None:
+    """The sum's jerk is a difference over one jerk lag (40 ms under 15 mg of noise), so the slow catch it finds may
+    have begun up to that long before the sum left zero. The broken-stick fit there found the bend but turned it
+    away, as it had not climbed half-way to the fit's cap (a 17 rad/s flight's own turn took most of the cap at
+    833 Hz), and the catches were stamped 34-35 ms late, past the 30 ms a call is matched within. A bend within that
+    lag needs no such climb: 10 and 22 ms late now. The fit's window stays where it was: started a lag earlier, it
+    took a tumbling flight's wobble for the bend on the blind simulator (16-38 ms early)."""
+    for seed, rate, surface, late in ((91, 200.0, "rigid", 12_000), (120, 833.0, "rocking", 25_000)):
         tr = physim.make_trace("throw_catch", seed, physim.Condition(15.0, rate, 150.0, "pump", surface))
         (touch,) = [t for t, k in tr.truth if k == "catch"]
         found = run(tr, gyro=True)
         assert _wrong(tr, found, ("launch", "impact", "catch")) == [], seed
         (catch,) = [e[0] for e in found if e[1] == "catch"]
-        assert abs(catch - touch) <= 5_000, (seed, catch - touch)
+        assert 0 <= catch - touch <= late, (seed, catch - touch)
 
 
 def test_a_pump_fakes_swing_that_lifts_the_reading_faster_than_drag_can_is_no_flight() -> None:

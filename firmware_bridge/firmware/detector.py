@@ -780,10 +780,9 @@ class Detector:
             half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
         if self.kind == BURRITO:
             # the jerk sum's difference spans one jerk lag: a contact it found may have begun that long before
-            # the sum left zero
+            # the sum left zero (the window stays where it was: a flight's wobble lies further back)
             if p[13] and t0 < ts:
-                t1 = t0 - self._jerk_lag()
-                th = self._hinge_onset(t1, 8.0 * p[12], p[12], None, (t1, t0))
+                th = self._hinge_onset(t0, 8.0 * p[12], p[12], None, (t0 - self._jerk_lag(), t0))
             else:
                 th = self._hinge_onset(ts, 8.0 * p[12], p[12])
             if th >= 0:
@@ -1718,9 +1717,10 @@ class Detector:
         if self._jb < 0.0:
             self._jb = jerk
         if self._cus <= 0.0:
-            # the flight's own jerk, followed more slowly than a contact's shows: its jerk fills the difference over
-            # one lag, and a baseline as quick as that takes it in before the sum can grow
-            tau = 4 * dtl
+            # the flight's own jerk: a contact only adds jerk, and fills the difference over one lag, so a rise is
+            # followed over four lags (a baseline as quick as the lag takes a slow contact's in before the sum can
+            # grow); a fall as quickly as before (a baseline left high would start the sum late)
+            tau = 4 * dtl if jerk > self._jb else 50000
             self._jb += (jerk - self._jb) * self._alpha(tau if tau > 50000 else 50000)
         allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
         prev = self._cus
