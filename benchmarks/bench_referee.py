@@ -9,6 +9,8 @@
    heartbeat rule R2 allows for it).
 2. Runs every scenario of the issue at the event level with those errors, through the referee and the real rules
    engine, and prints per scenario: correct automatic calls, questions asked, wrong calls, and call delay.
+
+On a terminal each scenario's battles draw a progress bar (tqdm); redirected output stays free of it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_bridge.firmware.detector import Detector  # noqa: E402
+from firmware_bridge.progress import progress  # noqa: E402
 from firmware_bridge.traces import make_trace  # noqa: E402
 from firmware_bridge.virtual import simulate_clock_sync  # noqa: E402
 from game.referee import referee as R  # noqa: E402
@@ -137,7 +140,7 @@ def main() -> None:
     with multiprocessing.Pool(args.jobs) as pool:
         for sc in scenarios:
             jobs = [(sc, seed, err, not args.no_heartbeats) for seed in range(args.battles)]
-            rows = pool.map(_one, jobs, chunksize=25)
+            rows = list(progress(pool.imap(_one, jobs, chunksize=25), total=len(jobs), desc=sc))
             auto = sum(r[0] for r in rows)
             asked = sum(r[1] for r in rows)
             wrong = sum(r[2] for r in rows)

@@ -5,7 +5,8 @@ Run: ``python benchmarks/bench_taco_bots.py [--games 1000] [--variant open]``
 Each game is played by ``game.games.taco_vs_burrito.bots.play_game`` through the real rules (every event is checked).
 Heads-up games swap seats every game so neither side always moves first. In the four-seat games one
 hard bot sits with three of the other level (a fair share would be 25 %). A shared top score is a tie,
-counted apart from wins. ``--jobs`` spreads the games over worker processes (games/s is wall-clock).
+counted apart from wins. ``--jobs`` spreads the games over worker processes (games/s is wall-clock). On a
+terminal each match draws a progress bar (tqdm); redirected output stays free of it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from firmware_bridge.progress import progress  # noqa: E402
 from game.games.taco_vs_burrito import rules as tvb  # noqa: E402
 from game.games.taco_vs_burrito.bots import run_game  # noqa: E402
 
@@ -38,7 +40,8 @@ def match(opponent: str, seats: int, games: int, variant: str, pool: Pool | None
     """Games are independent and seeded, so a process pool gives the same counts as one process."""
     start = time.perf_counter()
     jobs = [(opponent, seats, seed, variant) for seed in range(games)]
-    results = pool.map(one_game, jobs, chunksize=8) if pool is not None else [one_game(j) for j in jobs]
+    games = pool.imap(one_game, jobs, chunksize=8) if pool is not None else map(one_game, jobs)
+    results = list(progress(games, total=len(jobs), desc=f"hard vs {opponent}, {seats} seats"))
     seconds = time.perf_counter() - start
     return {
         "wins": results.count("win"),
