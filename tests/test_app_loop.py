@@ -196,3 +196,33 @@ def test_a_late_event_is_written_at_the_last_time_with_its_lateness_kept(tmp_pat
             assert events[1]["t"] == events[0]["t"] and events[1]["late_ms"] == pytest.approx(500, abs=1)
     finally:
         rig.close()
+
+
+def test_the_lobby_does_not_offer_a_game_that_was_won_but_killed_before_its_finished_mark(tmp_path: Path) -> None:
+    """The winning event and the finished mark are two commits: a kill between them leaves a game that is over but
+    listed as unfinished. The lobby folds it, marks it finished and offers only the game that can go on."""
+    import sqlite3
+    from importlib import resources
+
+    from game.cli import main
+
+    db = str(tmp_path / "t.db")
+    log = tmp_path / "demo.jsonl"  # Taco vs Burrito's demo is won by its last event
+    log.write_text(resources.files("game.games.taco_vs_burrito").joinpath("data/demo.jsonl").read_text("utf-8"))
+    assert main(["record", str(log), "--journal", db]) == 0
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET finished = 0")  # what the kill leaves behind
+    clock = SteppedClock()
+    rig = open_sim(clock, seats=4, devices=False)
+    try:
+        with Journal(db) as journal:
+            (won,) = journal.unfinished()
+            app = TableApp(panels=rig.panels, journal=journal, clock=clock, seatmap=[1, 2, 3, 4], use_referee=False)
+            app.start(SETUP)
+            going = app.live.game_id
+            app.open_lobby()
+            assert app.lobby is not None and [g for g, _ in app.lobby.offers] == [going]
+            assert app.view(clock()).sub == ""  # not counted among older unfinished games either
+            assert journal.games() == [(won, True), (going, False)]
+    finally:
+        rig.close()

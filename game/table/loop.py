@@ -221,8 +221,14 @@ class TableApp:
                 break
             looked += 1
             try:
-                setup, events = self.journal.load(game_id)
-                offers.append((game_id, resume_label(setup, len(events), self.journal.started(game_id), time.time())))
+                # folded, not only read: a game killed between its winning event and the finished mark is over,
+                # and folding marks it so; it is not offered
+                folded = JournaledTable.resume(self.journal, game_id).table
+                if folded.rules.is_over(folded.state):
+                    continue
+                setup = self.journal.setup(game_id)
+                offers.append((game_id, resume_label(setup, len(folded.events), self.journal.started(game_id),
+                                                      time.time())))
             except Exception as exc:  # noqa: BLE001 - a damaged game is not offered; it stays in the journal
                 log.warning("unfinished game %s cannot be offered: %s", game_id, exc)
         more = len(unfinished) - looked  # older still: not offered, but listed by ``burrito-table stats``
