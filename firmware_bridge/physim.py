@@ -147,6 +147,7 @@ class _Body:
         self.true_f: list[Vec] = []  # true specific force at the sensor, body frame, g, one per SIM_DT
         self.true_w: list[Vec] = []  # true angular velocity, body frame, rad/s, one per SIM_DT
         self.truth: list[tuple[float, str]] = []
+        self.settle: list[tuple[float, float]] = []  # (the rocking reads under 0.1 g, it reads under 5 mg: rest)
         self.rest_tilt: Vec | None = None
 
     def mark(self, kind: str, t: float | None = None) -> None:
@@ -299,8 +300,18 @@ class _World:
         # the reading of a tilt theta is ~theta (1 + w^2 r / g) g with r <= 3 cm: below 5 mg when that decays below 0.005
         t_quiet = tau * math.log(max(1.0, amp * (1.0 + (2 * math.pi * f) ** 2 * 0.03 / G) / 0.005))
         t0 = self.b.t
+        i0 = len(self.b.true_f)
         self.lie(t_quiet + r.uniform(0.8, 1.5), (amp, f, tau))
         self.b.mark("rest", t0 + t_quiet)
+        # lying there, out of play, from when the true reading last strayed 0.1 g from where it came to lie (the
+        # blind simulator's rest convention): a rest reported from then on is not early
+        lay = self.b.true_f[-1]
+        calm = i0
+        for i in range(i0, len(self.b.true_f)):
+            fi = self.b.true_f[i]
+            if (fi[0] - lay[0]) ** 2 + (fi[1] - lay[1]) ** 2 + (fi[2] - lay[2]) ** 2 > 0.01:
+                calm = i + 1
+        self.b.settle.append((t0 + (calm - i0) * SIM_DT, t0 + t_quiet))
 
     def hold(self, seconds: float, grip_from: float = 1.0) -> None:
         """In the hand at the anchor, swaying and trembling."""
@@ -621,8 +632,11 @@ def _finish(w: _World, cond: Condition, scenario: str, seed: int) -> Trace:
         tr.gyro.append((gv[0], gv[1], gv[2]))
         k += 1
     # truth instants onto the sample stamps (sample k was taken at k * true_period)
-    for t, kind in sorted(w.b.truth):
-        tr.truth.append((t0_us + int(round(t / true_period * stamp_period_us)), kind))
+    def stamp(t: float) -> int:
+        return t0_us + int(round(t / true_period * stamp_period_us))
+
+    tr.truth = [(stamp(t), kind) for t, kind in sorted(w.b.truth)]
+    tr.settle = [(stamp(a), stamp(b)) for a, b in w.b.settle]
     return tr
 
 

@@ -125,10 +125,12 @@ def score(rec: Recording, found: list[tuple[int, str, float]], kinds: tuple[str,
     return tally(truth, got, sorted(scored))
 
 
-def tally(truth: list[tuple[int, str]], found: list[tuple[int, str]], kinds: list[str] | tuple[str, ...]) -> Counts:
-    """Per kind: true positives, misses, false detections and the signed timing errors of the matches."""
+def tally(truth: list[tuple[int, str]], found: list[tuple[int, str]], kinds: list[str] | tuple[str, ...],
+          windows: dict[tuple[int, str], tuple[int, int]] | None = None) -> Counts:
+    """Per kind: true positives, misses, false detections and the signed timing errors of the matches (``windows``:
+    see ``match_events``)."""
     out: Counts = {k: [0, 0, 0, []] for k in kinds}
-    matches, missed, falses = match_events(truth, found, TOLERANCE_US)
+    matches, missed, falses = match_events(truth, found, TOLERANCE_US, windows)
     for k, err in matches:
         out[k][0] += 1
         out[k][3].append(err)

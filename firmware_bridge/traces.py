@@ -55,6 +55,8 @@ class Trace:
     samples: list[tuple[int, float, float, float]] = field(default_factory=list)
     truth: list[tuple[int, str]] = field(default_factory=list)
     gyro: list[tuple[float, float, float]] = field(default_factory=list)
+    #: (the settling motion reads under 0.1 g, the rest label it settles to), t_us: a landing on a surface that rocks
+    settle: list[tuple[int, int]] = field(default_factory=list)
 
     def csv_lines(self) -> Iterator[str]:
         """The trace in the `detect` command's CSV format, header first (gx, gy, gz columns when it has a gyro)."""
@@ -516,10 +518,15 @@ def _badge_scenario(b: _Builder, scenario: str) -> None:
 
 
 def match_events(
-    truth: list[tuple[int, str]], found: list[tuple[int, str]], tolerance_us: dict[str, int]
+    truth: list[tuple[int, str]],
+    found: list[tuple[int, str]],
+    tolerance_us: dict[str, int],
+    windows: dict[tuple[int, str], tuple[int, int]] | None = None,
 ) -> tuple[list[tuple[str, int]], list[tuple[int, str]], list[tuple[int, str]]]:
-    """Pair found events with true ones of the same kind within each kind's tolerance.
+    """Pair found events with true ones of the same kind within each kind's tolerance, nearest first.
 
+    ``windows`` gives some truths, keyed by (t, kind), their own span (earliest, latest) instead: a rest may be
+    reported as soon as its settling motion is too small to be play, before the instant it is labelled at.
     Returns (matches as (kind, found_t - true_t), missed truths, false detections).
     """
     used = [False] * len(found)
@@ -527,12 +534,13 @@ def match_events(
     missed: list[tuple[int, str]] = []
     for tt, kind in truth:
         tol = tolerance_us.get(kind, 50_000)
+        lo, hi = (windows or {}).get((tt, kind), (tt - tol, tt + tol))
         best, best_err = -1, None
         for i, (ft, fk) in enumerate(found):
             if used[i] or fk != kind:
                 continue
             err = ft - tt
-            if abs(err) <= tol and (best_err is None or abs(err) < abs(best_err)):
+            if lo <= ft <= hi and (best_err is None or abs(err) < abs(best_err)):
                 best, best_err = i, err
         if best < 0:
             missed.append((tt, kind))

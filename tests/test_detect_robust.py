@@ -443,3 +443,50 @@ def test_a_real_drop_whose_first_sample_caught_only_the_touch_is_stamped_just_be
         errs.append(abs(min(found, key=lambda t: abs(t - truth[0])) - truth[0]))
     errs.sort()
     assert errs[len(errs) // 2] <= 1_000 and errs[-1] <= 6_500, errs
+
+
+def test_physim_marks_where_a_landing_rocks_under_0_1_g_before_its_rest_label() -> None:
+    """The rest label sits where the rocking reads under 5 mg, far under any part's noise; the trace also says
+    where the true reading last strayed 0.1 g from where it came to lie, which is where play is over."""
+    for seed in range(3):
+        cond = physim.Condition(2.0, 1666.0, 2.0, "still", "rocking")
+        tr = physim.make_trace("drop", seed, cond)
+        rest = [t for t, k in tr.truth if k == "rest"]
+        assert len(tr.settle) == 1 and tr.settle[0][1] == rest[0]
+        calm, _ = tr.settle[0]
+        assert calm < rest[0]
+        lay = tr.samples[-1][1:]
+        before = [s for s in tr.samples if calm - 30_000 <= s[0] < calm]
+        after = [s for s in tr.samples if calm + 5_000 <= s[0] < rest[0]]
+        # 2 mg of noise and the part's filter are all that separate the samples from the true reading
+        assert max(math.dist(s[1:], lay) for s in before) > 0.085, seed
+        assert max(math.dist(s[1:], lay) for s in after) < 0.115, seed
+
+
+def test_a_rest_reported_once_the_rocking_is_under_0_1_g_counts_and_one_before_does_not() -> None:
+    """The matcher takes a truth's own window when it is given one, nearest first as for the rest."""
+    truth = [(5_000_000, "rest")]
+    windows = {(5_000_000, "rest"): (3_800_000, 5_300_000)}
+    m, missed, false = match_events(truth, [(4_000_000, "rest")], TOLERANCE_US, windows)
+    assert m == [("rest", -1_000_000)] and missed == [] and false == []
+    m, missed, false = match_events(truth, [(3_700_000, "rest")], TOLERANCE_US, windows)
+    assert m == [] and missed == truth and false == [(3_700_000, "rest")]
+    m, missed, false = match_events(truth, [(4_000_000, "rest")], TOLERANCE_US)  # without it: 300 ms either side
+    assert m == [] and missed == truth
+
+
+def test_rest_is_found_on_a_rocking_cushion_once_the_rocking_is_small() -> None:
+    """Rest on a cushion that rocks after the landing, with the noise floor at 2 and 15 mg: found, and not before the
+    rocking read under 0.1 g by more than the noise can hide."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
+    import bench_detect
+
+    tp = fn = fp = 0
+    for noise in (2.0, 15.0):
+        for seed in range(4):
+            tr = physim.make_trace("drop", seed, physim.Condition(noise, 833.0, 2.0, "still", "rocking"))
+            c = bench_detect.score(tr, [(e[0], e[1]) for e in run(tr)])["rest"]
+            tp, fn, fp = tp + c[0], fn + c[1], fp + c[2]
+    assert tp >= 7 and fp <= 1, (tp, fn, fp)
