@@ -35,8 +35,9 @@
 #           table) is a "bounce"; a hand braking a quick lift reads more.
 #  HELD     in a hand.  "launch" = a windup (smoothed |a| >= 2 g, the
 #           arm's centripetal push) followed by an abrupt drop (|a|
-#           falls >= 0.8 g within 12 ms plus 1.5 sample periods, tracked
-#           on every raw sample: fingers open in 3-12 ms, a swinging arm
+#           falls >= 0.8 g, 0.65 g with the gyroscope, within 12 ms plus
+#           1.5 sample periods, tracked on every raw sample: fingers
+#           open in 3-12 ms, a swinging arm
 #           sheds its push at <= 25 g/s) that |a| does not climb back 0.8
 #           g from (an arm reversing a pump fake sheds its push as fast,
 #           then pushes again), then, within 200 ms (a fast
@@ -184,6 +185,9 @@ DEFAULTS = {
     "windup_flight_max": 1.5,
     "windup_timeout": 400000,
     "release_drop": 0.8,  # the fingers opening sheds at least this much of the hand's push within 12 ms
+    "release_drop_gyro": 0.65,  # ... with the gyroscope, whose flight tests turn a hand's easing away: an arc that
+    # eased off before the let-go (3.4 -> 1.1 g) still sheds 0.7 g onto a spinning flight's 0.4 g; an arm swinging
+    # at 4 Hz sheds <= 25 g/s, 0.49 g in the 19.5 ms that a 200 Hz part's timing allows
     "release_look_t": 200000,  # a fast throw's drag (1-2 g) may keep |a| over windup_flight_max this long after the release
     "release_max_t": 12000,  # fingers open in 3-12 ms (plus 1.5 sample periods of timing); a swinging arm sheds a 1 g swing over >= 40 ms
     "confirm_t": 150000,  # flight evidence: longer than a running stride's airborne dip
@@ -2127,8 +2131,10 @@ class Detector:
         """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
         release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
         (the smoothed |a| that starts this test lags them).  An arm swinging the burrito sheds its push at <= 25
-        g/s: 0.35 g in 14 ms, never release_drop.  An arm reversing a hard pump fake can shed it at 60 g/s, but then
-        pushes again: a fall that |a| climbs back from is dropped (_track_release)."""
+        g/s: 0.35 g in 14 ms, 0.49 g in the 19.5 ms a 200 Hz part needs, never release_drop.  An arm reversing a
+        hard pump fake can shed it at 60 g/s, but then pushes again: a fall that |a| climbs back from is dropped
+        (_track_release).  With the gyroscope the bound is release_drop_gyro: an arc can ease its push off before
+        the let-go, and a hand's easing that passes it is turned away by the flight's gravity and path tests."""
         return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
 
     def _track_release(self, t, m):
@@ -2144,7 +2150,7 @@ class Detector:
                 hi = self._rm[j]
             j = (j - 1) % RING
             n += 1
-        if hi - m >= self.release_drop:
+        if hi - m >= (self.release_drop_gyro if self._gyro else self.release_drop):
             self._rel_t = t
             self._rel_lo = m
         elif self._rel_t >= 0:
