@@ -470,3 +470,12 @@ def test_a_throw_whose_arc_eased_off_before_the_let_go_is_still_a_launch() -> No
         assert _wrong(tr, run(tr, True), ("launch", "catch")) == [], (noise, rate, seed)
         old = run(tr, True, {"release_drop_gyro": 0.8})
         assert ("launch", 1, 0) in _wrong(tr, old, ("launch", "catch")), (noise, rate, seed)
+
+
+def test_one_noisy_residual_in_a_spinning_flight_does_not_refuse_the_launch() -> None:
+    """Under 15 mg of noise the residual of the flight's line reads 0.05-0.11 g, and once 0.206 g: over the 0.2 g
+    jerk bound, so a clean 13.8 rad/s flight was refused and its impact lost. With the gyroscope guarding the window,
+    a jerk must also clear two sigmas of the residual's own noise."""
+    tr = physim.make_trace("throw_impact", 154, physim.Condition(15.0, 833.0, 150.0, "pump", "rigid"))
+    assert _wrong(tr, run(tr, True), ("launch", "impact")) == []
+    assert ("launch", 1, 1) in _wrong(tr, run(tr, True, {"confirm_noise_k": 0.0}), ("launch", "impact"))

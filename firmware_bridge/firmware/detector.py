@@ -103,7 +103,8 @@
 #           it: no launch (a free body reads no gravity).  The flight's
 #           jerk test then excuses the let-go (until |a| sits on the
 #           flight's level, at most 12 ms after the release stamp, plus
-#           the lags); without the gyroscope the first jerk after 25 ms
+#           the lags), and its bound grows by 2 sigmas of the residual's
+#           own noise; without the gyroscope the first jerk after 25 ms
 #           ends the candidate, since that early test is what turns away
 #           a pump fake's brake.  The rate's offset is the plain mean of
 #           the first 0.5 s at rest; once known (100 ms), the look after
@@ -195,6 +196,7 @@ DEFAULTS = {
     "confirm_rise": 0.8,  # |a| in flight falls (drag as it slows) or swings as a tumble moves the spin axis
     # (physim: 0.24 -> 0.93 g in 150 ms); a hand swinging it back up rises more
     "confirm_res": 0.2,
+    "confirm_noise_k": 2.0,  # ... with the gyroscope, plus 2 sigmas of the residual's own noise
     "confirm_skip": 25000,
     # --- with the gyroscope on: where "up" is, kept through a windup and a flight
     "flight_up_g": 0.5,  # a free body feels no gravity: its reading along "up" is drag's (<= 0 while it rises, under
@@ -1987,11 +1989,14 @@ class Detector:
                     c[14] += he
                     c[15] += hf
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
-            if self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head]) > self.confirm_res:
-                if self._gyro:
+            res = self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head])
+            if self._gyro:
+                # the residual's own noise, sqrt(6) sigma an axis, reaches confirm_res now and then under a 15 mg
+                # part; with the gravity tests guarding the window, a jerk must clear that reach too
+                if res > self.confirm_res + self.confirm_noise_k * math.sqrt(6.0 * self._sig2):
                     c[9] = t  # judged once the let-go is known (below)
-                else:
-                    bad = True
+            elif res > self.confirm_res:
+                bad = True
         if not bad and age >= self.confirm_t and c[2] > 0:
             if c[8] > 0 and c[6] / c[8] - self._spin_g(c) > self.flight_up_g:
                 # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
