@@ -147,7 +147,7 @@ class _Body:
         self.true_f: list[Vec] = []  # true specific force at the sensor, body frame, g, one per SIM_DT
         self.true_w: list[Vec] = []  # true angular velocity, body frame, rad/s, one per SIM_DT
         self.truth: list[tuple[float, str]] = []
-        self.settle: list[tuple[float, float]] = []  # (the rocking reads under 0.1 g, it reads under 5 mg: rest)
+        self.settle: list[tuple[float, float]] = []  # (last 0.1 g from where it came to lie, the 5 mg rest label)
         self.rest_tilt: Vec | None = None
 
     def mark(self, kind: str, t: float | None = None) -> None:

@@ -55,7 +55,7 @@ class Trace:
     samples: list[tuple[int, float, float, float]] = field(default_factory=list)
     truth: list[tuple[int, str]] = field(default_factory=list)
     gyro: list[tuple[float, float, float]] = field(default_factory=list)
-    #: (the settling motion reads under 0.1 g, the rest label it settles to), t_us: a landing on a surface that rocks
+    #: (the settling motion last strayed 0.1 g from where it came to lie, the rest label), t_us: physim's landings
     settle: list[tuple[int, int]] = field(default_factory=list)
 
     def csv_lines(self) -> Iterator[str]:
