@@ -339,5 +339,5 @@ class JournaledTable:
         return cues
 
     def _mark_if_over(self) -> None:
-        if self.table.rules.is_over(self.table.state):
+        if self.table.over:
             self.journal.mark_finished(self.game_id)

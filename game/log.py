@@ -75,19 +75,24 @@ class Table:
         cues = opening(state) if opening else []
         return cls(setup, rules, state), cues
 
+    @property
+    def over(self) -> bool:
+        """The game is won: no event may follow."""
+        return bool(self.rules.is_over(self.state))
+
     def check(self, obj: dict[str, Any]) -> Event:
         """Validate an event against the contract without applying it."""
         event = self.rules.check_event(self.setup, obj)
         if event["t"] < self.last_t:
             raise RuleInputError(f"time goes backwards: t={event['t']} after t={self.last_t}")
-        if self.rules.is_over(self.state):
+        if self.over:
             raise RuleInputError(f"event {brief(event['event'])} after the game was won")
         return event
 
     def advance(self, t: float) -> list[Cue]:
         """Let time run to ``t``; raises if the game is (now) over, since no event may follow."""
         cues = self.rules.advance(self.state, t)
-        if self.rules.is_over(self.state):
+        if self.over:
             raise RuleInputError("event after the game was won")
         return cues
 

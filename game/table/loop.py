@@ -126,7 +126,7 @@ class TableApp:
 
     @property
     def over(self) -> bool:
-        return self.live is not None and self.live.table.rules.is_over(self.live.table.state)
+        return self.live is not None and self.live.table.over
 
     def start(self, setup: dict[str, Any]) -> None:
         """A new game: journal it and announce the opening (the setup's ``game`` picks the mode)."""
@@ -224,7 +224,7 @@ class TableApp:
                 # folded, not only read: a game killed between its winning event and the finished mark is over,
                 # and folding marks it so; it is not offered
                 folded = JournaledTable.resume(self.journal, game_id).table
-                if folded.rules.is_over(folded.state):
+                if folded.over:
                     continue
                 setup = self.journal.setup(game_id)
                 offers.append((game_id, resume_label(setup, len(folded.events), self.journal.started(game_id),

@@ -273,7 +273,7 @@ class Publisher:
             self._setup, self._started = json.loads(row[0]), float(row[1])
             self.game_started(live.game_id, self._setup, self._started)
         events = live.table.events
-        over = live.table.rules.is_over(live.table.state)
+        over = live.table.over
         if self._sent_events < len(events) or (over and not self._ended):
             while self._sent_events < len(events):
                 self._sent_events += 1
