@@ -100,7 +100,12 @@
 #           1 g, and set to the mean vector at rest.  A flight candidate
 #           whose reading along "up", less what spin can put there (w^2
 #           times 5 cm), averages over 0.5 g still feels a hand carrying
-#           it: no launch (a free body reads no gravity).  The flight's
+#           it: no launch (a free body reads no gravity).  A
+#           let-go may also be a swing of the vector by 0.8 g within
+#           12 ms (plus timing), less the body's own turn at w, onto a
+#           flight's level (an arm that eased its push to the flight's
+#           w^2 r first sheds little |a|), stamped where the vector
+#           settles.  The flight's
 #           jerk test then excuses the let-go (until |a| sits on the
 #           flight's level, at most 12 ms after the release stamp, plus
 #           the lags), and its bound grows by 2 sigmas of the residual's
@@ -361,6 +366,7 @@ class Detector:
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, noise allowance]
         self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
         self._rel_lo = 0.0  # the lowest |a| since it
+        self._rel_vec = False  # only the vector (not |a|) swung abruptly there
         self._low_since = None  # type: Any
         self._low_in = 0  # the first sample of that low stretch under drop_g
         self._low_lo = 0.0
@@ -1934,7 +1940,7 @@ class Detector:
                 #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
                 #  in the second half, when |a| was least]
                 self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
-                              0.0, 0.0, 0.0, 0.0, t]
+                              0.0, 0.0, 0.0, 0.0, t, self._rel_vec]
                 self._set_horizontal()
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -2011,8 +2017,12 @@ class Detector:
                 # |a| climbed faster than gravity can speed a body up against its drag: a hand's swing
                 bad = True
             else:
-                stamp = self._release_stamp(c[0], c[1] / c[2])
                 w2 = c[7] / c[8] if c[8] else 0.0
+                if c[17]:
+                    # only the vector swung: the let-go is where it settled on the flight's
+                    stamp = self._let_go_end(c[0], c[1] / c[2], c[5], w2, False)
+                else:
+                    stamp = self._release_stamp(c[0], c[1] / c[2])
                 if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
                     # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
                     # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
@@ -2155,7 +2165,14 @@ class Detector:
                 hi = self._rm[j]
             j = (j - 1) % RING
             n += 1
-        if hi - m >= (self.release_drop_gyro if self._gyro else self.release_drop):
+        drop = self.release_drop_gyro if self._gyro else self.release_drop
+        if hi - m >= drop:
+            self._rel_t = t
+            self._rel_lo = m
+            self._rel_vec = False
+        elif (self._gyro and m <= self.windup_flight_max and (self._rel_t < 0 or self._rel_vec)
+              and self._vector_release(t, m, w, self.release_drop)):
+            # a fall of |a| still in look stands: the let-go's own tail swings the vector as well
             self._rel_t = t
             self._rel_lo = m
         elif self._rel_t >= 0:
@@ -2165,6 +2182,34 @@ class Detector:
                 self._rel_lo = m
             elif m - self._rel_lo > self.confirm_rise:
                 self._rel_t = -1
+
+    def _vector_release(self, t, m, w, drop):
+        # type: (int, float, int, float) -> bool
+        """Did the vector swing by drop within the last w, less the body's own turn?  An arm that eased its push
+        to or under the flight's w^2 r before the let-go sheds little |a| (2.9 -> 0.47 g over 90 ms, then 0.73 g in
+        flight), but the fingers opening still swing the vector as the hand's push gives way to the spin's (0.95 g
+        in 5 ms).  The body turning at w moves a reading of |a| by at most |a| w dt.  The bound is release_drop,
+        not release_drop_gyro: an arm can redirect its push without turning the body, which the vector sees and
+        |a| does not (a pump fake's brake at 200 Hz swung it 0.67 g in 15 ms)."""
+        h = self._head
+        x = self._rx[h]
+        y = self._ry[h]
+        z = self._rz[h]
+        wr = math.sqrt(self._w2) * 1e-6
+        j = (h - 1) % RING
+        n = 1
+        limit = self._n if self._n < RING else RING
+        while n < limit and self._rt[j] >= t - w:
+            dx = self._rx[j] - x
+            dy = self._ry[j] - y
+            dz = self._rz[j] - z
+            mj = self._rm[j]
+            if math.sqrt(dx * dx + dy * dy + dz * dz) - wr * (t - self._rt[j]) * (mj if mj > m else m) >= drop:
+                self._rel_vec = True
+                return True
+            j = (j - 1) % RING
+            n += 1
+        return False
 
     def _fall_onset(self):
         # type: () -> int
@@ -2222,8 +2267,8 @@ class Detector:
             n += 1
         return stamp
 
-    def _let_go_end(self, stamp, level, allow, w2=0.0):
-        # type: (int, float, float, float) -> int
+    def _let_go_end(self, stamp, level, allow, w2=0.0, on_level=True):
+        # type: (int, float, float, float, bool) -> int
         """When the fingers were off: the sample after the last one, from the release stamp, whose |a| is still
         off the flight's level by more than the noise's allowance, or whose vector still moves from the sample
         before by more than that and the flight's own turn (its reading turning with the body at w: level w dt),
@@ -2250,7 +2295,7 @@ class Detector:
                 dy = self._ry[j] - self._ry[p]
                 dz = self._rz[j] - self._rz[p]
                 moved = dx * dx + dy * dy + dz * dz > step2
-            if moved or abs(self._rm[j] - level) > allow:
+            if moved or (on_level and abs(self._rm[j] - level) > allow):
                 end = -1
             elif end < 0:
                 end = self._rt[j]
