@@ -100,7 +100,9 @@
 #           1 g, and set to the mean vector at rest.  A flight candidate
 #           whose reading along "up", less what spin can put there (w^2
 #           times 5 cm), averages over 0.5 g still feels a hand carrying
-#           it: no launch (a free body reads no gravity).  A
+#           it: no launch (a free body reads no gravity); nor may that
+#           reading fall, between the window's halves or, smoothed over
+#           20 ms, from its highest (a hand easing its hold does).  A
 #           let-go may also be a swing of the vector by 0.8 g within
 #           12 ms (plus timing), less the body's own turn at w, onto a
 #           flight's level (an arm that eased its push to the flight's
@@ -209,6 +211,8 @@ DEFAULTS = {
     "up_fall_g": 0.05,  # ... nor does that reading fall over the flight window by more than 50 mg (a tumble's
     # changing drag area, lift) plus w^2 r twice and 3.5 sigmas of the halves' noise; a hand easing its hold does
     "up_fall_k": 3.5,
+    "up_dip_tau": 20000,  # ... nor does it fall and come back within the window: smoothed over 20 ms (a hand eases
+    # its hold over 50-100 ms), its fall from its highest so far is judged by the same bound
     "path_rise_a": 0.15,  # ... nor does its flight path turn upward or sideways: drag lies along -v and gravity only
     # bends v down, so the reading's angle below the horizontal (tan = -up / horizontal part) only falls and its
     # horizontal part keeps its direction; 0.15 rad (8.6 degrees) above w^2 r and the noise for a tumble's lift.  A
@@ -1940,7 +1944,7 @@ class Detector:
                 #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
                 #  in the second half, when |a| was least]
                 self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
-                              0.0, 0.0, 0.0, 0.0, t, self._rel_vec]
+                              0.0, 0.0, 0.0, 0.0, t, self._rel_vec, 0.0, 0.0, -1.0]
                 self._set_horizontal()
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
@@ -1989,6 +1993,16 @@ class Detector:
                 c[8] += 1
                 c[12] += he
                 c[13] += hf
+                if c[20] < 0.0:
+                    c[18] = up
+                    c[19] = up
+                    c[20] = 0.0
+                else:
+                    c[18] += self._alpha(self.up_dip_tau) * (up - c[18])
+                    if c[18] > c[19]:
+                        c[19] = c[18]
+                    elif c[19] - c[18] > c[20]:
+                        c[20] = c[19] - c[18]
                 if 2 * age >= self.confirm_skip + self.confirm_t:
                     c[10] += up
                     c[11] += 1
@@ -2007,7 +2021,7 @@ class Detector:
             if c[8] > 0 and c[6] / c[8] - self._spin_g(c) > self.flight_up_g:
                 # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
                 bad = True
-            elif self._up_fell(c):
+            elif self._up_fell(c) or self._up_dipped(c):
                 # its reading along "up" fell: a hand easing its hold, as no drag does (below)
                 bad = True
             elif self._path_rose(c):
@@ -2057,6 +2071,20 @@ class Detector:
         allow = (2.0 * self._spin_g(c) + self.up_fall_g
                  + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
         return fall > allow
+
+    def _up_dipped(self, c):
+        # type: (list) -> bool
+        """Did the reading along "up", smoothed over up_dip_tau, fall anywhere in the flight window by more than
+        _up_fell allows?  The halves' means miss a fall that comes back: a pump fake's arm eased its hold from 0.52
+        to 0.21 g along up in 60 ms, then lifted it to 0.36 g, so the second half read more than the first.  No
+        free body's reading along up falls at all (see _up_fell); the smoothed noise is sigma sqrt(a / (2 - a)) a
+        sample, with a the smoothing's weight."""
+        if c[8] <= 0:
+            return False
+        a = self._alpha(self.up_dip_tau)
+        allow = (2.0 * self._spin_g(c) + self.up_fall_g
+                 + self.up_fall_k * math.sqrt(2.0 * self._sig2 * a / (2.0 - a)))
+        return c[20] > allow
 
     def _drag_rose(self, c, m, t):
         # type: (list, float, int) -> bool
