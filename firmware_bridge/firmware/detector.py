@@ -1942,7 +1942,9 @@ class Detector:
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
                 # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
                 #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
-                #  in the second half, when |a| was least]
+                #  in the second half, when |a| was least, whether only the vector swung at the let-go, and the
+                #  reading along up smoothed over up_dip_tau, its highest, and its largest fall from there (-1: none
+                #  yet)]
                 self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
                               0.0, 0.0, 0.0, 0.0, t, self._rel_vec, 0.0, 0.0, -1.0]
                 self._set_horizontal()
@@ -2303,7 +2305,8 @@ class Detector:
         and at the latest release_max_t (plus 1.5 sample periods of timing) after the stamp, as fingers open in
         3-12 ms.  A let-go can swing |a| below the level and back within a few ms, or pass the level while its
         vector still swings (at 200 Hz, two samples of 0.2 g each); an arm braking a pump fake is still pushing
-        when the cap comes."""
+        when the cap comes.  With on_level False only the vector's steps count: a let-go seen in the vector alone,
+        whose flight's |a| can drift from its mean by more than the noise (drag decaying 0.74 -> 0.59 g)."""
         cap = stamp + self.release_max_t + (3 * self._dt) // 2
         step = allow + level * math.sqrt(w2) * self._dt * 1e-6
         step2 = step * step
