@@ -178,7 +178,7 @@ def game_record(game_id: int, setup: dict[str, Any], events: list[dict[str, Any]
         before = _bruise_counts(state)
         table.finish()  # a game that ended (or a whole log): windows still open close, as replay does
         bruises(before)
-    over = table.rules.is_over(state)
+    over = table.over
     winners = _winners(table.summary()) if over else []
     for w in winners:
         seats[w - 1].wins = 1
