@@ -2070,9 +2070,13 @@ class Detector:
         if na <= 0 or nb <= 0:
             return False
         fall = (c[6] - c[10]) / na - c[10] / nb
-        allow = (2.0 * self._spin_g(c) + self.up_fall_g
-                 + self.up_fall_k * math.sqrt(self._sig2 * (1.0 / na + 1.0 / nb)))
-        return fall > allow
+        return fall > self._up_fall_allow(c, self._sig2 * (1.0 / na + 1.0 / nb))
+
+    def _up_fall_allow(self, c, var):
+        # type: (list, float) -> float
+        """How far the reading along "up" may fall in a flight: a tumble's changing drag area and lift
+        (up_fall_g), twice the spin's w^2 r, and up_fall_k sigmas of the fall's noise, whose variance is var."""
+        return 2.0 * self._spin_g(c) + self.up_fall_g + self.up_fall_k * math.sqrt(var)
 
     def _up_dipped(self, c):
         # type: (list) -> bool
@@ -2084,9 +2088,7 @@ class Detector:
         if c[8] <= 0:
             return False
         a = self._alpha(self.up_dip_tau)
-        allow = (2.0 * self._spin_g(c) + self.up_fall_g
-                 + self.up_fall_k * math.sqrt(2.0 * self._sig2 * a / (2.0 - a)))
-        return c[20] > allow
+        return c[20] > self._up_fall_allow(c, 2.0 * self._sig2 * a / (2.0 - a))
 
     def _drag_rose(self, c, m, t):
         # type: (list, float, int) -> bool
