@@ -256,3 +256,40 @@ def test_throw_throw_burritos_battle_screens_say_the_names() -> None:
     final.seats[2].name = "Zoe"
     assert versus(final, "  vs  ") == "seat 1  vs  Zoe"
     render(battle)
+
+
+def test_a_background_part_that_is_down_is_shown_in_the_top_band_until_it_is_back(table) -> None:
+    """A supervised part (the phones' server, the announcer, the devices) that fails keeps the game going and is
+    named on screen until its restarted loop has settled."""
+    import threading
+
+    from firmware_bridge import supervise
+
+    rig, make, clock, _ = table
+    app = make()
+    app.lobby = None
+    app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 4})
+    step(app, clock, 10.0)
+    healthy = threading.Event()
+
+    def loop(stop: threading.Event) -> None:
+        if not healthy.is_set():
+            raise OSError("address already in use")
+        stop.wait()
+
+    part = supervise.Supervised("phones", loop, backoff=(0.01, 0.01), log=None).start()
+    try:
+        assert part.wait_runs(2, 2.0)
+        v = app.view(clock())
+        assert v.extra["device_warnings"][0] == "phones down, restarting"
+        assert v.banner.startswith("TABLE: phones down")
+        render(v)
+        healthy.set()
+        for _ in range(200):
+            if part.up:
+                break
+            threading.Event().wait(0.02)
+        assert part.up
+        assert "device_warnings" not in app.view(clock()).extra
+    finally:
+        part.stop()

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge import supervise
 from game.rules.players import Player, name_seats, players_json
 from game.table import host_screens  # noqa: F401 - registers the host's screens with game.table.screens
 from game.table import settings as hs
@@ -293,18 +294,25 @@ class PartyHost:
             if hint:
                 v.hint = hint
         seat_of = {**{name: seat for name, seat in self.app.device_map.badges.items()}}
-        warnings = self.watch.warnings(seat_of)
+        parts = parts_down()
+        warnings = parts + self.watch.warnings(seat_of)
         if warnings and v.screen not in ("failsafe",):
             v.extra["device_warnings"] = warnings
             # in the top band, instead of the simulation banner: never under a seat card or a call
             more = f"   (+{len(warnings) - 2} more)" if len(warnings) > 2 else ""
-            v.banner = "DEVICES: " + "   |   ".join(str(w) for w in warnings[:2]) + more
+            v.banner = ("TABLE: " if parts else "DEVICES: ") + "   |   ".join(str(w) for w in warnings[:2]) + more
 
     def settings_view(self, v: View) -> None:
         v.screen, v.title = "settings", "HOUSE SETTINGS"
         v.options = self.menu_items()
         v.cursor = self.menu_cursor
         v.hint = "BRAWL / WAR move  -  SET change  -  DUEL back   (windows: from the next game)"
+
+
+def parts_down() -> list[str]:
+    """A line for each background part that failed and is not back yet (the supervisor restarts it): the game goes
+    on, and the table says what is missing (no phones, no voice, no devices) until it returns."""
+    return [f"{s.name} down, restarting" for s in supervise.down()]
 
 
 def name_upper(text: str, players: dict[int, Player]) -> str:
