@@ -10,18 +10,27 @@ Pages are static files (``game/web/static``); everything live goes over one WebS
 ``/ws/seat``           first message ``{"op": "hello", "token": ...}``; then taps, moves, name and colour
 =====================  ==========================================================================================
 
-Every request body and socket message is checked (:func:`check_seat_message`); a bad one gets a one-line error
-naming the field. Seat sockets fail closed: a message naming another seat or panel, a token that is not (or no
-longer) valid, or anything before ``hello`` closes the socket with a 44xx code. A seat socket only ever receives
+Every request body and socket message is bounded before it is parsed (``game.web.guard``) and checked field by
+field (:func:`check_seat_message`, text through ``game.table.names.clean_text``); a bad one gets a one-line error
+naming the field (HTTP 400). Seat sockets fail closed: a message naming another seat or panel, a token that is not
+(or no longer) valid, or anything before ``hello`` closes the socket with a 44xx code; a binary frame closes it with
+1003, a message over 4 KiB with 1009, a flood of messages with 1008. A seat socket only ever receives
 ``Snapshot.private`` of its own panel.
+
+The server holds a bounded number of sockets and times out idle and slow ones (:class:`~game.web.guard.Limits`),
+its thread is a supervised part named ``phones`` (an exception in it is logged once and the server is started
+again on the same listening socket, with backoff), and its log lines are rate-limited.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
+import os
+import socket
 import sqlite3
 import threading
 import time
@@ -37,24 +46,43 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from firmware_bridge.supervise import Supervised, describe
+from game.rules.base import brief
+from game.table.names import TextError, clean_name, clean_text
 from game.web.bridge import (
     BUTTONS,
     COLOUR_RE,
     MOVE_KEY_RE,
     MOVE_MAX_KEYS,
-    NAME_RE,
     OPERATOR_ACTIONS,
     Snapshot,
     TableBridge,
     WebEvent,
 )
+from game.web.guard import (
+    BUSY,
+    HELLO,
+    SEAT,
+    WAITING,
+    WATCH,
+    ConnectionGuard,
+    JSONError,
+    LimitedLog,
+    Limits,
+    guarded_protocol,
+    limit_library_logs,
+    load_json,
+)
 from game.web.tokens import PinGate
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
-MAX_MESSAGE = 4096
-#: WebSocket close codes (4000-4999 are the application's)
+MAX_MESSAGE = Limits.max_message
+#: WebSocket close codes (4000-4999 are the application's; 1003 binary frame, 1008 flood, 1009 too big, 1011 fault)
 CLOSE_NO_TOKEN, CLOSE_FORBIDDEN, CLOSE_BAD_INPUT = 4401, 4403, 4400
+CLOSE_BINARY, CLOSE_POLICY, CLOSE_FAULT = 1003, 1008, 1011
+#: a move's text values (a card's name, an option's label) are at most this long
+MOVE_TEXT_MAX = 40
 
 
 #: pages load only their own scripts and talk only to this server; a join code never leaves in a Referer
@@ -70,15 +98,42 @@ class InputError(ValueError):
     """A page sent something malformed: the message says which field and why."""
 
 
+class Refused(Exception):
+    """A socket is closed with ``code``: a binary frame, a flood, a fault."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.t = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
 def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | None:
     """A seat socket's message as a :class:`WebEvent` for ``panel``; raises :class:`InputError` if malformed and
     :class:`PermissionError` if it names another seat or panel. None for a ``ping``."""
     if not isinstance(msg, dict):
         raise InputError("a message must be a JSON object")
     if "panel" in msg and msg["panel"] != panel:
-        raise PermissionError(f"this token is for panel {panel}, not panel {msg['panel']!r}")
+        raise PermissionError(f"this token is for panel {panel}, not panel {brief(msg['panel'], 24)}")
     if "seat" in msg and msg["seat"] != seat:
-        raise PermissionError(f"this token is for seat {seat}, not seat {msg['seat']!r}")
+        raise PermissionError(f"this token is for seat {seat}, not seat {brief(msg['seat'], 24)}")
     op = msg.get("op")
     now = time.monotonic()
     sent = msg.get("sent")
@@ -88,7 +143,7 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
     if op == "tap":
         button = msg.get("button")
         if button not in BUTTONS:
-            raise InputError(f"'button' must be one of {', '.join(BUTTONS)}, got {button!r}")
+            raise InputError(f"'button' must be one of {', '.join(BUTTONS)}, got {brief(button, 24)}")
         return WebEvent("tap", panel, now, {"button": button, **extra})
     if op == "move":
         move = msg.get("move")
@@ -96,22 +151,33 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
             raise InputError("'move' must be an object (one of the options the page lists)")
         if len(move) > MOVE_MAX_KEYS:
             raise InputError(f"'move' has more than {MOVE_MAX_KEYS} fields")
+        clean: dict[str, Any] = {}
         for key, value in move.items():
-            if not MOVE_KEY_RE.match(key):
-                raise InputError(f"'move' has a bad field name {key[:20]!r}")
-            if not (type(value) is int or isinstance(value, str) and len(value) <= 40):
-                raise InputError(f"'move.{key}' must be a whole number or a short name, got {str(value)[:20]!r}")
-        if move.get("seat") != seat:
-            raise PermissionError(f"this token is for seat {seat}: a move for seat {move.get('seat')!r} is refused")
-        return WebEvent("move", panel, now, {"move": dict(move), **extra})
+            if not MOVE_KEY_RE.fullmatch(key):
+                raise InputError(f"'move' has a bad field name {brief(key, 24)}")
+            if type(value) is int:
+                clean[key] = value
+            elif isinstance(value, str):
+                try:
+                    clean[key] = clean_text(value, f"'move.{key}'", MOVE_TEXT_MAX)
+                except TextError as exc:
+                    raise InputError(str(exc)) from None
+            else:
+                raise InputError(f"'move.{key}' must be a whole number or a short name, got {brief(value, 24)}")
+        if clean.get("seat") != seat:
+            raise PermissionError(f"this token is for seat {seat}: a move for seat {brief(move.get('seat'), 24)} "
+                                  "is refused")
+        return WebEvent("move", panel, now, {"move": clean, **extra})
     if op == "player":
-        name, colour = msg.get("name"), msg.get("colour")
-        if not isinstance(name, str) or not NAME_RE.match(name.strip()):
-            raise InputError("'name' must be 1-16 characters, no < or >")
-        if not isinstance(colour, str) or not COLOUR_RE.match(colour):
+        colour = msg.get("colour")
+        try:
+            name = clean_name(msg.get("name"))
+        except TextError as exc:
+            raise InputError(str(exc)) from None
+        if not isinstance(colour, str) or not COLOUR_RE.fullmatch(colour):
             raise InputError("'colour' must be #RRGGBB")
-        return WebEvent("player", panel, now, {"name": name.strip(), "colour": colour.upper()})
-    raise InputError(f"unknown 'op' {op!r} (tap, move, player, ping)")
+        return WebEvent("player", panel, now, {"name": name, "colour": colour.upper()})
+    raise InputError(f"unknown 'op' {brief(op, 24)} (tap, move, player, ping)")
 
 
 class Hub:
@@ -144,12 +210,17 @@ class Hub:
 
 
 def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = None,
-             settings: dict[str, Any] | None = None) -> Starlette:
-    """The ASGI app: pages, the JSON API and the sockets, over ``bridge``."""
+             settings: dict[str, Any] | None = None, limits: Limits | None = None,
+             guard: ConnectionGuard | None = None) -> Starlette:
+    """The ASGI app: pages, the JSON API and the sockets, over ``bridge``; ``guard`` is told what each connection
+    is doing (waiting, answering, a seat, a spectator) so that it knows which ones may be timed out or make room."""
+    limits = limits or Limits()
+    guard = guard or ConnectionGuard(limits)
     hub = Hub()
     bridge.listeners.append(hub.poke)
     bridge.book.on_revoke.append(hub.poke)
     settings = dict(settings or {})
+    say = LimitedLog(log)
 
     def seat_payload(snap: Snapshot, panel: int) -> str:
         """One socket's message: panel 0 is a spectator's (no ``me`` at all)."""
@@ -169,16 +240,25 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             text = cache[key] = seat_payload(snap, panel)
         return text
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def read_body(request: Request) -> bytes:
         raw = b""
         async for chunk in request.stream():  # stop reading at the limit: a huge body is not held in memory
             raw += chunk
-            if len(raw) > MAX_MESSAGE:
+            if len(raw) > limits.max_message:
                 raise InputError("request body too large")
+        return raw
+
+    async def body(request: Request) -> dict[str, Any]:
+        """The request's JSON object: size, time (a body sent a byte at a time) and depth bounded before parsing."""
         try:
-            obj = json.loads(raw or b"{}")
-        except ValueError:
-            raise InputError("the request body is not JSON") from None
+            raw = await asyncio.wait_for(read_body(request), limits.request_s)
+        except TimeoutError:
+            raise InputError("the request body took too long") from None
+        try:
+            obj = load_json(raw or b"{}", max_bytes=limits.max_message, max_depth=limits.max_depth)
+        except JSONError as exc:
+            raise InputError(f"the request body is {exc}" if str(exc) == "not JSON" else
+                             f"the request body is not usable JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise InputError("the request body must be a JSON object")
         return obj
@@ -202,7 +282,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             code = (await body(request)).get("code")
         except InputError as exc:
             return err(400, str(exc))
-        if not isinstance(code, str) or not 1 <= len(code) <= 64:
+        if not isinstance(code, str) or not 1 <= len(code) <= 64 or not code.isascii():
             return err(400, "'code' must be the join code from a seat's QR code")
         got = bridge.book.join(code)
         if got is None:
@@ -231,7 +311,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             given = (await body(request)).get("pin")
         except InputError as exc:
             return err(400, str(exc))
-        if not isinstance(given, str) or not given.isdigit() or len(given) > 12:
+        if not isinstance(given, str) or not given.isascii() or not given.isdigit() or len(given) > 12:
             return err(400, "'pin' must be the operator PIN (digits)")
         token = pin.login(client, given)
         if token is None:
@@ -266,32 +346,97 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         bridge.put(WebEvent("operator", 0, time.monotonic(), {"action": action}))
         return JSONResponse({"ok": True})
 
+    async def receive_text(ws: WebSocket, bucket: Bucket) -> str:
+        """The next text message; :class:`Refused` for a binary frame or a flood."""
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(int(msg.get("code") or 1000))
+        if not bucket.take():
+            raise Refused(CLOSE_POLICY, f"more than {limits.messages_per_s:.0f} messages a second")
+        text = msg.get("text")
+        if text is None:
+            raise Refused(CLOSE_BINARY, "binary frames are not taken: send JSON text")
+        return str(text)
+
+    async def refuse(ws: WebSocket, exc: BaseException) -> None:
+        """Close a socket over what went wrong with it, in one rate-limited line."""
+        client = ws.client.host if ws.client else "?"
+        if isinstance(exc, Refused):
+            code, reason = exc.code, exc.reason
+        else:
+            code, reason = CLOSE_FAULT, "the server failed on this socket"
+            say.line(logging.ERROR, f"fault:{type(exc).__name__}", "phones: a socket from %s failed: %s", client,
+                     describe(exc))
+        say.line(logging.WARNING, f"close:{code}", "phones: closed a socket from %s with %d: %s", client, code,
+                 reason)
+        with contextlib.suppress(Exception):
+            await ws.close(code=code, reason=reason[:120])
+
+    async def watch_reader(ws: WebSocket) -> None:
+        """A spectator's messages are read and dropped (so a flood or a binary frame is seen, and a close)."""
+        bucket = Bucket(limits.messages_per_s, limits.burst)
+        while True:
+            await receive_text(ws, bucket)
+
+    async def watch_sender(ws: WebSocket) -> None:
+        seen = -1
+        while True:
+            wake = hub.current()
+            snap = bridge.snapshot
+            if snap.public_version != seen:  # a change in a seat's own view is not a spectator's business
+                seen = snap.public_version
+                await ws.send_text(cached(snap, 0))
+            await wake.wait()
+
     async def ws_watch(ws: WebSocket) -> None:
         await ws.accept()
-        seen = -1
-        try:
-            while True:
-                wake = hub.current()
-                snap = bridge.snapshot
-                if snap.public_version != seen:  # a change in a seat's own view is not a spectator's business
-                    seen = snap.public_version
-                    await ws.send_text(cached(snap, 0))
-                await wake.wait()
-        except (WebSocketDisconnect, RuntimeError):
-            return
+        guard.mark(ws.scope.get("client"), WATCH)
+        await run_socket(ws, watch_sender(ws), watch_reader(ws))
 
-    async def ws_seat(ws: WebSocket) -> None:
-        await ws.accept()
+    async def run_socket(ws: WebSocket, *jobs: Any) -> None:
+        """Run a socket's sender and receiver until either ends; a refusal or a fault closes it with its code."""
+        tasks = [asyncio.ensure_future(job) for job in jobs]
         try:
-            hello = json.loads(await asyncio.wait_for(ws.receive_text(), 10.0))
-        except (TimeoutError, ValueError, WebSocketDisconnect, KeyError):
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for t in done:
+                exc = t.exception()
+                if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError):
+                    await refuse(ws, exc)
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(BaseException):
+                    await t
+
+    async def hello(ws: WebSocket) -> tuple[str, Any] | None:
+        """The seat socket's first message: its token and grant, or None once the socket is closed."""
+        bucket = Bucket(limits.messages_per_s, limits.burst)
+        try:
+            text = await asyncio.wait_for(receive_text(ws, bucket), limits.hello_s)
+            first = load_json(text, max_bytes=limits.max_message, max_depth=limits.max_depth)
+        except Refused as exc:
+            await refuse(ws, exc)
+            return None
+        except (TimeoutError, JSONError, WebSocketDisconnect):
             await _close(ws, CLOSE_NO_TOKEN, "send {\"op\": \"hello\", \"token\": ...} first")
-            return
-        token = hello.get("token") if isinstance(hello, dict) and hello.get("op") == "hello" else None
+            return None
+        token = first.get("token") if isinstance(first, dict) and first.get("op") == "hello" else None
         grant = bridge.book.check(token if isinstance(token, str) else None)
         if grant is None:
             await _close(ws, CLOSE_NO_TOKEN, "no valid seat token: join from your seat's QR code")
+            return None
+        return str(token), grant
+
+    async def ws_seat(ws: WebSocket) -> None:
+        await ws.accept()
+        peer = ws.scope.get("client")
+        guard.mark(peer, HELLO)
+        got = await hello(ws)
+        if got is None:
             return
+        token, grant = got
+        guard.mark(peer, SEAT)
         panel = grant.panel
 
         def alive() -> bool:
@@ -312,22 +457,22 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
                 await wake.wait()
 
         async def receiver() -> None:
+            bucket = Bucket(limits.messages_per_s, limits.burst)
             while True:
-                text = await ws.receive_text()
+                text = await receive_text(ws, bucket)
                 if not alive():
                     await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
                     return
                 try:
-                    if len(text) > MAX_MESSAGE:
-                        raise InputError("message too large")
                     try:
-                        msg = json.loads(text)
-                    except ValueError:
-                        raise InputError("a message must be JSON") from None
+                        msg = load_json(text, max_bytes=limits.max_message, max_depth=limits.max_depth)
+                    except JSONError as exc:
+                        raise InputError("a message must be JSON" if str(exc) == "not JSON" else
+                                         f"a message must be small, shallow JSON: {exc}") from None
                     me = bridge.snapshot.private.get(panel) or {}
                     ev = check_seat_message(msg, panel, me.get("seat"))
                 except PermissionError as exc:
-                    log.warning("seat socket of panel %s closed: %s", panel, exc)
+                    say.line(logging.WARNING, "forbidden", "phones: seat socket of panel %s closed: %s", panel, exc)
                     await _close(ws, CLOSE_FORBIDDEN, str(exc))
                     return
                 except InputError as exc:
@@ -337,22 +482,25 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
                     bridge.put(ev)
                     await ws.send_text(json.dumps({"type": "ack", "op": ev.kind}))
 
-        tasks = [asyncio.ensure_future(sender()), asyncio.ensure_future(receiver())]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            for t in tasks:
-                t.cancel()
-            for t in tasks:
-                with contextlib.suppress(BaseException):
-                    await t
+        await run_socket(ws, sender(), receiver())
+
+    def loop_fault(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's own faults (an accept that failed for want of descriptors, a callback that raised): one
+        rate-limited line each, never a traceback per occurrence."""
+        exc = context.get("exception")
+        what = str(context.get("message", "asyncio fault"))
+        say.line(logging.ERROR, f"loop:{what}:{type(exc).__name__}", "phones: %s%s", what,
+                 f" ({describe(exc)})" if exc is not None else "")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
-        hub.bind(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(loop_fault)
+        hub.bind(loop)
         yield
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        return err(500, "the server failed on this request")
 
     routes = [
         Route("/", lambda request: RedirectResponse("/watch"), name="home"),
@@ -370,9 +518,29 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         WebSocketRoute("/ws/watch", ws_watch),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: failed})
     app.state.hub = hub
+    app.state.guard = guard
     return app
+
+
+class Marked:
+    """ASGI middleware telling the guard when an HTTP connection is answering a request (never timed out for
+    waiting) and when it is waiting again (its next request must come within ``Limits.request_s``)."""
+
+    def __init__(self, app: Any, guard: ConnectionGuard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        self.guard.mark(scope.get("client"), BUSY)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.guard.mark(scope.get("client"), WAITING)
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:
@@ -407,45 +575,126 @@ def match_history(journal_path: str | None, limit: int = 20) -> list[dict[str, A
     return out
 
 
+class StartError(OSError):
+    """The companion cannot listen: the message names the option (``--web-port``, ``--web-host``) and the cause."""
+
+
+def open_listener(host: str, port: int, backlog: int) -> socket.socket:
+    """The listening socket, bound here rather than by uvicorn so that a failure is one line naming the option,
+    and so that a restarted server listens on the very same socket (and port) as before."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        cause = exc.strerror if isinstance(exc, socket.gaierror) else "not a host name"
+        raise StartError(f"--web-host {brief(host)}: not an address this machine can listen on ({cause})") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(backlog)
+    except OSError as exc:
+        sock.close()
+        raise StartError(_listen_failure(host, port, exc)) from None
+    return sock
+
+
+def _listen_failure(host: str, port: int, exc: OSError) -> str:
+    if exc.errno == errno.EADDRINUSE:
+        return f"--web-port {port}: the port is in use on {host} (another program, or another table, listens on it)"
+    if exc.errno == errno.EACCES:
+        return f"--web-port {port}: this user may not listen on ports below 1024 (pick one above, e.g. 8080)"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"--web-host {brief(host)}: not an address of this machine"
+    return f"--web-host {brief(host)} --web-port {port}: cannot listen ({exc.strerror or exc})"
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, ending when the part is stopped, sweeping the guard's deadlines twice a second."""
+
+    def __init__(self, config: uvicorn.Config, stop: threading.Event, guard: ConnectionGuard) -> None:
+        super().__init__(config)
+        self.stop = stop
+        self.guard = guard
+
+    async def on_tick(self, counter: int) -> bool:
+        if counter % 5 == 0:
+            self.guard.sweep()
+        return await super().on_tick(counter) or self.stop.is_set()
+
+
 class WebServer:
-    """uvicorn serving :func:`make_app` in a daemon thread. ``start`` returns once it listens (or raises)."""
+    """uvicorn serving :func:`make_app`, as the supervised part ``phones``. ``start`` returns once it listens (or
+    raises :class:`StartError`); a failure of the server afterwards is logged once and it starts again."""
 
     def __init__(self, bridge: TableBridge, *, host: str = "0.0.0.0", port: int = 8080, pin: PinGate,
-                 journal_path: str | None = None, settings: dict[str, Any] | None = None) -> None:
+                 journal_path: str | None = None, settings: dict[str, Any] | None = None,
+                 limits: Limits | None = None, backoff: tuple[float, float] = (0.5, 10.0)) -> None:
         self.bridge = bridge
-        self.app = make_app(bridge, pin=pin, journal_path=journal_path, settings=settings)
-        self.config = uvicorn.Config(self.app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE,
-                                     lifespan="on", access_log=False, ws_ping_interval=10.0, ws_ping_timeout=10.0)
-        self.server = uvicorn.Server(self.config)
-        self.thread: threading.Thread | None = None
-        self.failure: BaseException | None = None
-        self.port = port
+        self.limits = limits or Limits()
+        self.guard = ConnectionGuard(self.limits)
+        self.app = make_app(bridge, pin=pin, journal_path=journal_path, settings=settings, limits=self.limits,
+                            guard=self.guard)
+        limit_library_logs()
+        self.config = uvicorn.Config(
+            Marked(self.app, self.guard), host=host, port=port, http=guarded_protocol(self.guard),
+            ws_max_size=self.limits.max_message, backlog=self.limits.backlog, lifespan="on", log_config=None,
+            log_level="warning", access_log=False, proxy_headers=False, ws_ping_interval=10.0, ws_ping_timeout=10.0,
+            timeout_keep_alive=5, timeout_graceful_shutdown=2)
+        self.host, self.port = host, port
+        self.backoff = backoff
+        self.server: _Uvicorn | None = None
+        self.part: Supervised | None = None
+        self._listener: socket.socket | None = None
 
-    def _run(self) -> None:
-        try:
-            self.server.run()
-        except BaseException as exc:  # noqa: BLE001 - the server dying must not take the table with it
-            self.failure = exc
-            log.error("the phone companion stopped: %s", exc)
+    @property
+    def thread(self) -> threading.Thread | None:
+        return self.part._thread if self.part is not None else None
 
     def start(self, timeout: float = 10.0, on_ready: Callable[[int], None] | None = None) -> WebServer:
-        self.thread = threading.Thread(target=self._run, name="web", daemon=True)
-        self.thread.start()
+        self._listener = open_listener(self.host, self.port, self.limits.backlog)
+        self.port = int(self._listener.getsockname()[1])
+        self.part = Supervised("phones", self._serve, backoff=self.backoff).start()
         deadline = time.monotonic() + timeout
-        while not self.server.started:
-            if self.failure is not None or not self.thread.is_alive():
-                raise OSError(f"the phone companion could not listen on {self.config.host}:{self.config.port}")
-            if time.monotonic() > deadline:
-                raise OSError(f"the phone companion did not start within {timeout:.0f} s")
+        while self.server is None or not self.server.started:
+            if not self.part.alive or time.monotonic() > deadline:
+                self.stop()
+                raise StartError(f"the phone companion did not start within {timeout:.0f} s")
             time.sleep(0.02)
-        servers = getattr(self.server, "servers", [])
-        if servers and servers[0].sockets:
-            self.port = int(servers[0].sockets[0].getsockname()[1])
         if on_ready is not None:
             on_ready(self.port)
         return self
 
+    def _serve(self, stop: threading.Event) -> None:
+        """One run of the server on a duplicate of the listening socket (uvicorn closes the one it is given)."""
+        assert self._listener is not None
+        server = self.server = _Uvicorn(self.config, stop, self.guard)
+        sock = socket.socket(fileno=os.dup(self._listener.fileno()))
+        try:
+            asyncio.run(self._main(server, sock))
+        except SystemExit as exc:  # uvicorn's way to say its startup failed: a failure like any other here
+            raise RuntimeError(f"the server's startup failed (status {exc.code})") from None
+        finally:
+            sock.close()
+        if not stop.is_set():
+            raise RuntimeError("the server stopped by itself")
+
+    async def _main(self, server: _Uvicorn, sock: socket.socket) -> None:
+        try:
+            await server.serve(sockets=[sock])
+        except BaseException:
+            # uvicorn's shutdown did not run: close what this run opened while its event loop is still there
+            for listening in getattr(server, "servers", []):
+                listening.close()
+            self.guard.close_all()
+            await asyncio.sleep(0)
+            raise
+
     def stop(self) -> None:
-        self.server.should_exit = True
-        if self.thread is not None:
-            self.thread.join(timeout=5.0)
+        if self.server is not None:
+            self.server.should_exit = True
+        if self.part is not None:
+            self.part.stop(timeout=5.0)
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
