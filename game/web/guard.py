@@ -211,7 +211,7 @@ class ConnectionGuard:
                 self._drop(victim)
                 victim.transport.close()
                 self.evicted += 1
-                self.log.line(logging.INFO, "evicted", "phones: closed an idle connection from %s (%s): %s",
+                self.log.line(logging.WARNING, "evicted", "phones: closed an idle connection from %s (%s): %s",
                               victim.client, victim.state, why)
                 return True
         return False

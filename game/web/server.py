@@ -687,7 +687,10 @@ class WebServer:
             for listening in getattr(server, "servers", []):
                 listening.close()
             self.guard.close_all()
-            await asyncio.sleep(0)
+            lifespan = getattr(server, "lifespan", None)
+            if lifespan is not None:  # ended, not cancelled (a cancelled lifespan logs a traceback of its own)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(lifespan.shutdown(), 2.0)
             raise
 
     def stop(self) -> None:
