@@ -25,9 +25,7 @@ from webtable import PIN, LiveTable, open_ws, recv_state
 
 from firmware_bridge import supervise
 from game.rules.base import parse_players
-from game.table.names import TextError, clean_name, clean_text
 from game.table.screens import draw
-from game.web.guard import Limits
 from game.web.run import check_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +68,8 @@ def test_any_string_is_either_refused_or_a_name_every_part_of_the_table_takes() 
     """The name rule: 3,000 random strings (unpaired surrogates, control, format and private-use characters,
     combining marks, astral emoji, whitespace runs) are refused with a TextError, or come out NFC, at most 16
     characters, encodable, accepted by the setup line's parse_players, and drawn by pygame's font."""
+    from game.table.names import TextError, clean_name
+
     pygame.font.init()
     font = pygame.font.Font(None, 30)
     rng = random.Random(7)
@@ -105,6 +105,8 @@ def test_any_string_is_either_refused_or_a_name_every_part_of_the_table_takes() 
     (12, "must be text"),
 ])
 def test_a_bad_name_is_refused_with_the_reason(raw: object, words: str) -> None:
+    from game.table.names import TextError, clean_text
+
     with pytest.raises(TextError, match=words):
         clean_text(raw, "'name'", 16)
 
@@ -215,6 +217,8 @@ def test_slow_and_idle_sockets_are_closed_in_time(tmp_path: Path) -> None:
     """A request sent a header line at a time (slowloris), a socket that sends nothing, a body sent a byte at a
     time and a seat socket that never says hello are each closed once their time is up (here 1 s); a spectator's
     socket stays."""
+    from game.web.guard import Limits
+
     t = LiveTable(tmp_path, limits=Limits(request_s=1.0, hello_s=1.0))
     try:
         port = t.server.port
