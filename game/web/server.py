@@ -146,38 +146,48 @@ def check_seat_message(msg: Any, panel: int, seat: int | None) -> WebEvent | Non
             raise InputError(f"'button' must be one of {', '.join(BUTTONS)}, got {brief(button, 24)}")
         return WebEvent("tap", panel, now, {"button": button, **extra})
     if op == "move":
-        move = msg.get("move")
-        if not isinstance(move, dict) or not move:
-            raise InputError("'move' must be an object (one of the options the page lists)")
-        if len(move) > MOVE_MAX_KEYS:
-            raise InputError(f"'move' has more than {MOVE_MAX_KEYS} fields")
-        clean: dict[str, Any] = {}
-        for key, value in move.items():
-            if not MOVE_KEY_RE.fullmatch(key):
-                raise InputError(f"'move' has a bad field name {brief(key, 24)}")
-            if type(value) is int:
-                clean[key] = value
-            elif isinstance(value, str):
-                try:
-                    clean[key] = clean_text(value, f"'move.{key}'", MOVE_TEXT_MAX)
-                except TextError as exc:
-                    raise InputError(str(exc)) from None
-            else:
-                raise InputError(f"'move.{key}' must be a whole number or a short name, got {brief(value, 24)}")
-        if clean.get("seat") != seat:
+        move = _check_move(msg.get("move"))
+        if move.get("seat") != seat:
             raise PermissionError(f"this token is for seat {seat}: a move for seat {brief(move.get('seat'), 24)} "
                                   "is refused")
-        return WebEvent("move", panel, now, {"move": clean, **extra})
+        return WebEvent("move", panel, now, {"move": move, **extra})
     if op == "player":
-        colour = msg.get("colour")
-        try:
-            name = clean_name(msg.get("name"))
-        except TextError as exc:
-            raise InputError(str(exc)) from None
-        if not isinstance(colour, str) or not COLOUR_RE.fullmatch(colour):
-            raise InputError("'colour' must be #RRGGBB")
-        return WebEvent("player", panel, now, {"name": name, "colour": colour.upper()})
+        return WebEvent("player", panel, now, _check_player(msg))
     raise InputError(f"unknown 'op' {brief(op, 24)} (tap, move, player, ping)")
+
+
+def _check_player(msg: dict[str, Any]) -> dict[str, str]:
+    """A name (the one rule for a phone's text) and a colour."""
+    colour = msg.get("colour")
+    try:
+        name = clean_name(msg.get("name"))
+    except TextError as exc:
+        raise InputError(str(exc)) from None
+    if not isinstance(colour, str) or not COLOUR_RE.fullmatch(colour):
+        raise InputError("'colour' must be #RRGGBB")
+    return {"name": name, "colour": colour.upper()}
+
+
+def _check_move(move: Any) -> dict[str, Any]:
+    """A move's fields: known-shaped names, whole numbers or short text (cleaned as every text from a phone)."""
+    if not isinstance(move, dict) or not move:
+        raise InputError("'move' must be an object (one of the options the page lists)")
+    if len(move) > MOVE_MAX_KEYS:
+        raise InputError(f"'move' has more than {MOVE_MAX_KEYS} fields")
+    clean: dict[str, Any] = {}
+    for key, value in move.items():
+        if not MOVE_KEY_RE.fullmatch(key):
+            raise InputError(f"'move' has a bad field name {brief(key, 24)}")
+        if type(value) is int:
+            clean[key] = value
+        elif isinstance(value, str):
+            try:
+                clean[key] = clean_text(value, f"'move.{key}'", MOVE_TEXT_MAX)
+            except TextError as exc:
+                raise InputError(str(exc)) from None
+        else:
+            raise InputError(f"'move.{key}' must be a whole number or a short name, got {brief(value, 24)}")
+    return clean
 
 
 class Hub:
