@@ -73,7 +73,7 @@ from game.web.guard import (
     limit_library_logs,
     load_json,
 )
-from game.web.tokens import PinGate
+from game.web.tokens import PinGate, SeatGrant
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -224,14 +224,74 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
              guard: ConnectionGuard | None = None) -> Starlette:
     """The ASGI app: pages, the JSON API and the sockets, over ``bridge``; ``guard`` is told what each connection
     is doing (waiting, answering, a seat, a spectator) so that it knows which ones may be timed out or make room."""
-    limits = limits or Limits()
-    guard = guard or ConnectionGuard(limits)
-    hub = Hub()
-    bridge.listeners.append(hub.poke)
-    bridge.book.on_revoke.append(hub.poke)
-    settings = dict(settings or {})
-    say = LimitedLog(log)
+    return Site(bridge, pin=pin, journal_path=journal_path, settings=settings, limits=limits, guard=guard).app()
 
+
+def _err(status: int, text: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status, headers=headers or None)
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    return auth[7:] if auth.lower().startswith("bearer ") else None
+
+
+async def _page(request: Request) -> Response:
+    name = request.scope["route"].name
+    return FileResponse(STATIC / f"{name}.html", headers=PAGE_HEADERS)
+
+
+async def _join_page(request: Request) -> Response:
+    return FileResponse(STATIC / "player.html", headers=PAGE_HEADERS)
+
+
+async def _failed(request: Request, exc: Exception) -> Response:
+    return _err(500, "the server failed on this request")
+
+
+class Site:
+    """The companion's endpoints over one bridge: each method is a route (see :meth:`app`)."""
+
+    def __init__(self, bridge: TableBridge, *, pin: PinGate, journal_path: str | None = None,
+                 settings: dict[str, Any] | None = None, limits: Limits | None = None,
+                 guard: ConnectionGuard | None = None) -> None:
+        self.bridge = bridge
+        self.pin = pin
+        self.journal_path = journal_path
+        self.settings = dict(settings or {})
+        self.limits = limits or Limits()
+        self.guard = guard or ConnectionGuard(self.limits)
+        self.hub = Hub()
+        bridge.listeners.append(self.hub.poke)
+        bridge.book.on_revoke.append(self.hub.poke)
+        self.say = LimitedLog(log)
+        self._cache: dict[tuple[int, int], str] = {}
+
+    def app(self) -> Starlette:
+        routes = [
+            Route("/", lambda request: RedirectResponse("/watch"), name="home"),
+            Route("/play", _page, name="player"),
+            Route("/watch", _page, name="spectator"),
+            Route("/operator", _page, name="operator"),
+            Route("/join/{code}", _join_page, name="join"),
+            Route("/api/join", self.api_join, methods=["POST"]),
+            Route("/api/seat", self.api_seat),
+            Route("/api/public", self.api_public),
+            Route("/api/operator/login", self.api_login, methods=["POST"]),
+            Route("/api/operator/state", self.api_operator_state),
+            Route("/api/operator/action", self.api_operator_action, methods=["POST"]),
+            WebSocketRoute("/ws/seat", self.ws_seat),
+            WebSocketRoute("/ws/watch", self.ws_watch),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+        app = Starlette(routes=routes, lifespan=self.lifespan, exception_handlers={Exception: _failed})
+        app.state.hub = self.hub
+        app.state.guard = self.guard
+        return app
+
+    # -- what is sent ----------------------------------------------------------------------------------
+
+    @staticmethod
     def seat_payload(snap: Snapshot, panel: int) -> str:
         """One socket's message: panel 0 is a spectator's (no ``me`` at all)."""
         if panel == 0:
@@ -239,29 +299,30 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
         return json.dumps({"type": "state", "version": snap.version, "public": snap.public,
                            "me": snap.private.get(panel)})
 
-    cache: dict[tuple[int, int], str] = {}
-
-    def cached(snap: Snapshot, panel: int) -> str:
+    def cached(self, snap: Snapshot, panel: int) -> str:
         key = (snap.version, panel)
-        text = cache.get(key)
+        text = self._cache.get(key)
         if text is None:
-            if len(cache) > 64:
-                cache.clear()
-            text = cache[key] = seat_payload(snap, panel)
+            if len(self._cache) > 64:
+                self._cache.clear()
+            text = self._cache[key] = self.seat_payload(snap, panel)
         return text
 
-    async def read_body(request: Request) -> bytes:
+    # -- HTTP ------------------------------------------------------------------------------------------
+
+    async def read_body(self, request: Request) -> bytes:
         raw = b""
         async for chunk in request.stream():  # stop reading at the limit: a huge body is not held in memory
             raw += chunk
-            if len(raw) > limits.max_message:
+            if len(raw) > self.limits.max_message:
                 raise InputError("request body too large")
         return raw
 
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(self, request: Request) -> dict[str, Any]:
         """The request's JSON object: size, time (a body sent a byte at a time) and depth bounded before parsing."""
+        limits = self.limits
         try:
-            raw = await asyncio.wait_for(read_body(request), limits.request_s)
+            raw = await asyncio.wait_for(self.read_body(request), limits.request_s)
         except TimeoutError:
             raise InputError("the request body took too long") from None
         try:
@@ -273,137 +334,105 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             raise InputError("the request body must be a JSON object")
         return obj
 
-    def bearer(request: Request) -> str | None:
-        auth = request.headers.get("authorization", "")
-        return auth[7:] if auth.lower().startswith("bearer ") else None
-
-    def err(status: int, text: str, **headers: str) -> JSONResponse:
-        return JSONResponse({"error": text}, status_code=status, headers=headers or None)
-
-    async def page(request: Request) -> Response:
-        name = request.scope["route"].name
-        return FileResponse(STATIC / f"{name}.html", headers=PAGE_HEADERS)
-
-    async def join_page(request: Request) -> Response:
-        return FileResponse(STATIC / "player.html", headers=PAGE_HEADERS)
-
-    async def api_join(request: Request) -> Response:
+    async def api_join(self, request: Request) -> Response:
         try:
-            code = (await body(request)).get("code")
+            code = (await self.body(request)).get("code")
         except InputError as exc:
-            return err(400, str(exc))
+            return _err(400, str(exc))
         if not isinstance(code, str) or not 1 <= len(code) <= 64 or not code.isascii():
-            return err(400, "'code' must be the join code from a seat's QR code")
-        got = bridge.book.join(code)
+            return _err(400, "'code' must be the join code from a seat's QR code")
+        book = self.bridge.book
+        got = book.join(code)
         if got is None:
-            if bridge.book.sealed:
-                return err(403, "the game has started: phones join in the lobby, before the next game")
-            return err(403, "this join code is not valid (already used, or from an earlier game): scan the seat's QR code again")
+            if book.sealed:
+                return _err(403, "the game has started: phones join in the lobby, before the next game")
+            return _err(403, "this join code is not valid (already used, or from an earlier game): scan the seat's "
+                        "QR code again")
         token, grant = got
         return JSONResponse({"token": token, "panel": grant.panel, "session": grant.session})
 
-    async def api_seat(request: Request) -> Response:
-        grant = bridge.book.check(bearer(request))
+    async def api_seat(self, request: Request) -> Response:
+        grant = self.bridge.book.check(_bearer(request))
         if grant is None:
-            return err(401, "no valid seat token: join from your seat's QR code")
-        snap = bridge.snapshot
-        return Response(cached(snap, grant.panel), media_type="application/json")
+            return _err(401, "no valid seat token: join from your seat's QR code")
+        return Response(self.cached(self.bridge.snapshot, grant.panel), media_type="application/json")
 
-    async def api_public(request: Request) -> Response:
-        return JSONResponse(bridge.snapshot.public)
+    async def api_public(self, request: Request) -> Response:
+        return JSONResponse(self.bridge.snapshot.public)
 
-    async def api_login(request: Request) -> Response:
+    async def api_login(self, request: Request) -> Response:
         client = request.client.host if request.client else "?"
-        wait = pin.retry_after(client)
+        wait = self.pin.retry_after(client)
         if wait > 0:
-            return err(429, f"too many wrong PINs: try again in {wait:.0f} s", **{"Retry-After": str(int(wait) + 1)})
+            return _err(429, f"too many wrong PINs: try again in {wait:.0f} s", **{"Retry-After": str(int(wait) + 1)})
         try:
-            given = (await body(request)).get("pin")
+            given = (await self.body(request)).get("pin")
         except InputError as exc:
-            return err(400, str(exc))
+            return _err(400, str(exc))
         if not isinstance(given, str) or not given.isascii() or not given.isdigit() or len(given) > 12:
-            return err(400, "'pin' must be the operator PIN (digits)")
-        token = pin.login(client, given)
+            return _err(400, "'pin' must be the operator PIN (digits)")
+        token = self.pin.login(client, given)
         if token is None:
-            return err(401, "wrong PIN")
+            return _err(401, "wrong PIN")
         return JSONResponse({"token": token})
 
-    def operator_ok(request: Request) -> bool:
-        return pin.check(bearer(request))
+    async def api_operator_state(self, request: Request) -> Response:
+        if not self.pin.check(_bearer(request)):
+            return _err(401, "operator login needed")
+        snap = self.bridge.snapshot
+        return JSONResponse({"operator": snap.operator, "public": snap.public, "settings": self.settings,
+                             "history": match_history(self.journal_path)})
 
-    async def api_operator_state(request: Request) -> Response:
-        if not operator_ok(request):
-            return err(401, "operator login needed")
-        snap = bridge.snapshot
-        return JSONResponse({"operator": snap.operator, "public": snap.public, "settings": settings,
-                             "history": match_history(journal_path)})
-
-    async def api_operator_action(request: Request) -> Response:
-        if not operator_ok(request):
-            return err(401, "operator login needed")
+    async def api_operator_action(self, request: Request) -> Response:
+        if not self.pin.check(_bearer(request)):
+            return _err(401, "operator login needed")
         try:
-            obj = await body(request)
+            obj = await self.body(request)
         except InputError as exc:
-            return err(400, str(exc))
+            return _err(400, str(exc))
         action = obj.get("action")
         if action == "free-seat":
             panel = obj.get("panel")
-            if type(panel) is not int or not 1 <= panel <= bridge.panels:
-                return err(400, f"'panel' must be a panel number 1-{bridge.panels}")
-            return JSONResponse({"ok": True, "freed": bridge.book.revoke_panel(panel)})
+            if type(panel) is not int or not 1 <= panel <= self.bridge.panels:
+                return _err(400, f"'panel' must be a panel number 1-{self.bridge.panels}")
+            return JSONResponse({"ok": True, "freed": self.bridge.book.revoke_panel(panel)})
         if action not in OPERATOR_ACTIONS:
-            return err(400, f"'action' must be one of {', '.join(OPERATOR_ACTIONS + ('free-seat',))}")
-        bridge.put(WebEvent("operator", 0, time.monotonic(), {"action": action}))
+            return _err(400, f"'action' must be one of {', '.join(OPERATOR_ACTIONS + ('free-seat',))}")
+        self.bridge.put(WebEvent("operator", 0, time.monotonic(), {"action": action}))
         return JSONResponse({"ok": True})
 
-    async def receive_text(ws: WebSocket, bucket: Bucket) -> str:
+    # -- sockets ---------------------------------------------------------------------------------------
+
+    def bucket(self) -> Bucket:
+        return Bucket(self.limits.messages_per_s, self.limits.burst)
+
+    async def receive_text(self, ws: WebSocket, bucket: Bucket) -> str:
         """The next text message; :class:`Refused` for a binary frame or a flood."""
         msg = await ws.receive()
         if msg["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(int(msg.get("code") or 1000))
         if not bucket.take():
-            raise Refused(CLOSE_POLICY, f"more than {limits.messages_per_s:.0f} messages a second")
+            raise Refused(CLOSE_POLICY, f"more than {self.limits.messages_per_s:.0f} messages a second")
         text = msg.get("text")
         if text is None:
             raise Refused(CLOSE_BINARY, "binary frames are not taken: send JSON text")
         return str(text)
 
-    async def refuse(ws: WebSocket, exc: BaseException) -> None:
+    async def refuse(self, ws: WebSocket, exc: BaseException) -> None:
         """Close a socket over what went wrong with it, in one rate-limited line."""
         client = ws.client.host if ws.client else "?"
         if isinstance(exc, Refused):
             code, reason = exc.code, exc.reason
         else:
             code, reason = CLOSE_FAULT, "the server failed on this socket"
-            say.line(logging.ERROR, f"fault:{type(exc).__name__}", "phones: a socket from %s failed: %s", client,
-                     describe(exc))
-        say.line(logging.WARNING, f"close:{code}", "phones: closed a socket from %s with %d: %s", client, code,
-                 reason)
+            self.say.line(logging.ERROR, f"fault:{type(exc).__name__}", "phones: a socket from %s failed: %s",
+                          client, describe(exc))
+        self.say.line(logging.WARNING, f"close:{code}", "phones: closed a socket from %s with %d: %s", client, code,
+                      reason)
         with contextlib.suppress(Exception):
             await ws.close(code=code, reason=reason[:120])
 
-    async def watch_reader(ws: WebSocket) -> None:
-        """A spectator's messages are read and dropped (so a flood or a binary frame is seen, and a close)."""
-        bucket = Bucket(limits.messages_per_s, limits.burst)
-        while True:
-            await receive_text(ws, bucket)
-
-    async def watch_sender(ws: WebSocket) -> None:
-        seen = -1
-        while True:
-            wake = hub.current()
-            snap = bridge.snapshot
-            if snap.public_version != seen:  # a change in a seat's own view is not a spectator's business
-                seen = snap.public_version
-                await ws.send_text(cached(snap, 0))
-            await wake.wait()
-
-    async def ws_watch(ws: WebSocket) -> None:
-        await ws.accept()
-        guard.mark(ws.scope.get("client"), WATCH)
-        await run_socket(ws, watch_sender(ws), watch_reader(ws))
-
-    async def run_socket(ws: WebSocket, *jobs: Any) -> None:
+    async def run_socket(self, ws: WebSocket, *jobs: Any) -> None:
         """Run a socket's sender and receiver until either ends; a refusal or a fault closes it with its code."""
         tasks = [asyncio.ensure_future(job) for job in jobs]
         try:
@@ -411,7 +440,7 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
             for t in done:
                 exc = t.exception()
                 if exc is not None and not isinstance(exc, WebSocketDisconnect | RuntimeError):
-                    await refuse(ws, exc)
+                    await self.refuse(ws, exc)
         finally:
             for t in tasks:
                 t.cancel()
@@ -419,119 +448,117 @@ def make_app(bridge: TableBridge, *, pin: PinGate, journal_path: str | None = No
                 with contextlib.suppress(BaseException):
                     await t
 
-    async def hello(ws: WebSocket) -> tuple[str, Any] | None:
+    async def watch_reader(self, ws: WebSocket) -> None:
+        """A spectator's messages are read and dropped (so a flood or a binary frame is seen, and a close)."""
+        bucket = self.bucket()
+        while True:
+            await self.receive_text(ws, bucket)
+
+    async def watch_sender(self, ws: WebSocket) -> None:
+        seen = -1
+        while True:
+            wake = self.hub.current()
+            snap = self.bridge.snapshot
+            if snap.public_version != seen:  # a change in a seat's own view is not a spectator's business
+                seen = snap.public_version
+                await ws.send_text(self.cached(snap, 0))
+            await wake.wait()
+
+    async def ws_watch(self, ws: WebSocket) -> None:
+        await ws.accept()
+        self.guard.mark(ws.scope.get("client"), WATCH)
+        await self.run_socket(ws, self.watch_sender(ws), self.watch_reader(ws))
+
+    async def hello(self, ws: WebSocket) -> tuple[str, SeatGrant] | None:
         """The seat socket's first message: its token and grant, or None once the socket is closed."""
-        bucket = Bucket(limits.messages_per_s, limits.burst)
+        limits = self.limits
         try:
-            text = await asyncio.wait_for(receive_text(ws, bucket), limits.hello_s)
+            text = await asyncio.wait_for(self.receive_text(ws, self.bucket()), limits.hello_s)
             first = load_json(text, max_bytes=limits.max_message, max_depth=limits.max_depth)
         except Refused as exc:
-            await refuse(ws, exc)
+            await self.refuse(ws, exc)
             return None
         except (TimeoutError, JSONError, WebSocketDisconnect):
             await _close(ws, CLOSE_NO_TOKEN, "send {\"op\": \"hello\", \"token\": ...} first")
             return None
         token = first.get("token") if isinstance(first, dict) and first.get("op") == "hello" else None
-        grant = bridge.book.check(token if isinstance(token, str) else None)
+        grant = self.bridge.book.check(token if isinstance(token, str) else None)
         if grant is None:
             await _close(ws, CLOSE_NO_TOKEN, "no valid seat token: join from your seat's QR code")
             return None
         return str(token), grant
 
-    async def ws_seat(ws: WebSocket) -> None:
+    async def ws_seat(self, ws: WebSocket) -> None:
         await ws.accept()
         peer = ws.scope.get("client")
-        guard.mark(peer, HELLO)
-        got = await hello(ws)
+        self.guard.mark(peer, HELLO)
+        got = await self.hello(ws)
         if got is None:
             return
-        token, grant = got
-        guard.mark(peer, SEAT)
+        self.guard.mark(peer, SEAT)
+        await self.run_socket(ws, self.seat_sender(ws, *got), self.seat_receiver(ws, *got))
+
+    async def seat_sender(self, ws: WebSocket, token: str, grant: SeatGrant) -> None:
+        seen: tuple[int, Any] = (-1, None)
+        while True:
+            wake = self.hub.current()
+            if self.bridge.book.check(token) != grant:
+                await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
+                return
+            snap = self.bridge.snapshot
+            mine = (snap.public_version, snap.private.get(grant.panel))
+            if mine != seen:  # only what this seat sees: another seat's change sends it nothing
+                seen = mine
+                await ws.send_text(self.cached(snap, grant.panel))
+            await wake.wait()
+
+    async def seat_receiver(self, ws: WebSocket, token: str, grant: SeatGrant) -> None:
+        bucket = self.bucket()
         panel = grant.panel
+        while True:
+            text = await self.receive_text(ws, bucket)
+            if self.bridge.book.check(token) != grant:
+                await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
+                return
+            try:
+                ev = self.seat_event(text, panel)
+            except PermissionError as exc:
+                self.say.line(logging.WARNING, "forbidden", "phones: seat socket of panel %s closed: %s", panel, exc)
+                await _close(ws, CLOSE_FORBIDDEN, str(exc))
+                return
+            except InputError as exc:
+                await ws.send_text(json.dumps({"type": "error", "error": str(exc)}))
+                continue
+            if ev is not None:
+                self.bridge.put(ev)
+                await ws.send_text(json.dumps({"type": "ack", "op": ev.kind}))
 
-        def alive() -> bool:
-            return bridge.book.check(token) == grant
+    def seat_event(self, text: str, panel: int) -> WebEvent | None:
+        """A seat socket's message, bounded, parsed and checked (:func:`check_seat_message`)."""
+        try:
+            msg = load_json(text, max_bytes=self.limits.max_message, max_depth=self.limits.max_depth)
+        except JSONError as exc:
+            raise InputError("a message must be JSON" if str(exc) == "not JSON" else
+                             f"a message must be small, shallow JSON: {exc}") from None
+        me = self.bridge.snapshot.private.get(panel) or {}
+        return check_seat_message(msg, panel, me.get("seat"))
 
-        async def sender() -> None:
-            seen: tuple[int, Any] = (-1, None)
-            while True:
-                wake = hub.current()
-                if not alive():
-                    await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
-                    return
-                snap = bridge.snapshot
-                mine = (snap.public_version, snap.private.get(panel))
-                if mine != seen:  # only what this seat sees: another seat's change sends it nothing
-                    seen = mine
-                    await ws.send_text(cached(snap, panel))
-                await wake.wait()
+    # -- the event loop --------------------------------------------------------------------------------
 
-        async def receiver() -> None:
-            bucket = Bucket(limits.messages_per_s, limits.burst)
-            while True:
-                text = await receive_text(ws, bucket)
-                if not alive():
-                    await _close(ws, CLOSE_NO_TOKEN, "this seat was joined again or the table restarted: rejoin")
-                    return
-                try:
-                    try:
-                        msg = load_json(text, max_bytes=limits.max_message, max_depth=limits.max_depth)
-                    except JSONError as exc:
-                        raise InputError("a message must be JSON" if str(exc) == "not JSON" else
-                                         f"a message must be small, shallow JSON: {exc}") from None
-                    me = bridge.snapshot.private.get(panel) or {}
-                    ev = check_seat_message(msg, panel, me.get("seat"))
-                except PermissionError as exc:
-                    say.line(logging.WARNING, "forbidden", "phones: seat socket of panel %s closed: %s", panel, exc)
-                    await _close(ws, CLOSE_FORBIDDEN, str(exc))
-                    return
-                except InputError as exc:
-                    await ws.send_text(json.dumps({"type": "error", "error": str(exc)}))
-                    continue
-                if ev is not None:
-                    bridge.put(ev)
-                    await ws.send_text(json.dumps({"type": "ack", "op": ev.kind}))
-
-        await run_socket(ws, sender(), receiver())
-
-    def loop_fault(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def loop_fault(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """asyncio's own faults (an accept that failed for want of descriptors, a callback that raised): one
         rate-limited line each, never a traceback per occurrence."""
         exc = context.get("exception")
         what = str(context.get("message", "asyncio fault"))
-        say.line(logging.ERROR, f"loop:{what}:{type(exc).__name__}", "phones: %s%s", what,
-                 f" ({describe(exc)})" if exc is not None else "")
+        self.say.line(logging.ERROR, f"loop:{what}:{type(exc).__name__}", "phones: %s%s", what,
+                      f" ({describe(exc)})" if exc is not None else "")
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> Any:
+    async def lifespan(self, app: Starlette) -> Any:
         loop = asyncio.get_running_loop()
-        loop.set_exception_handler(loop_fault)
-        hub.bind(loop)
+        loop.set_exception_handler(self.loop_fault)
+        self.hub.bind(loop)
         yield
-
-    async def failed(request: Request, exc: Exception) -> Response:
-        return err(500, "the server failed on this request")
-
-    routes = [
-        Route("/", lambda request: RedirectResponse("/watch"), name="home"),
-        Route("/play", page, name="player"),
-        Route("/watch", page, name="spectator"),
-        Route("/operator", page, name="operator"),
-        Route("/join/{code}", join_page, name="join"),
-        Route("/api/join", api_join, methods=["POST"]),
-        Route("/api/seat", api_seat),
-        Route("/api/public", api_public),
-        Route("/api/operator/login", api_login, methods=["POST"]),
-        Route("/api/operator/state", api_operator_state),
-        Route("/api/operator/action", api_operator_action, methods=["POST"]),
-        WebSocketRoute("/ws/seat", ws_seat),
-        WebSocketRoute("/ws/watch", ws_watch),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: failed})
-    app.state.hub = hub
-    app.state.guard = guard
-    return app
 
 
 class Marked:
