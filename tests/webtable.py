@@ -1,6 +1,10 @@
 """A live table for the companion's tests: the real TableApp on simulated panels (MockFactory pins), stepped by
 its own thread at 60 Hz on the host clock as ``burrito-table play`` steps it, with the real bridge and the real
-uvicorn server on 127.0.0.1 (a free port). Tests look at the app only while holding ``lock``."""
+uvicorn server on 127.0.0.1 (a free port). Tests look at the app only while holding ``lock``.
+
+Run as a program (``python tests/webtable.py DIR [--nofile N]``) it is a table in a process of its own, with the
+kiosk's descriptor limit when asked: it prints one JSON line (the address and every panel's join code), logs as
+``burrito-table play`` does (nothing configured: warnings to stderr) and runs until its stdin closes."""
 
 from __future__ import annotations
 
@@ -25,13 +29,14 @@ PIN = "4321"
 
 
 class LiveTable:
-    def __init__(self, tmp: Path, *, pin: PinGate | None = None, publish_s: float = 0.05, view: bool = True) -> None:
+    def __init__(self, tmp: Path, *, pin: PinGate | None = None, publish_s: float = 0.05, view: bool = True,
+                 **server: Any) -> None:
         self.journal_path = str(tmp / "journal.db")
         self.rig = open_sim(time.monotonic, devices=False)
         self.bridge = TableBridge(self.rig.panels.pinmap.seats, publish_s=publish_s)
         self.bridge.woken = self.rig.panels.source.woken
         self.server = WebServer(self.bridge, host="127.0.0.1", port=0, pin=pin or PinGate(PIN),
-                                journal_path=self.journal_path, settings={"port": 0})
+                                journal_path=self.journal_path, settings={"port": 0}, **server)
         self.lock = threading.Lock()
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -133,3 +138,31 @@ def recv_state(ws: Any, cond: Any = None, timeout: float = 5.0) -> dict[str, Any
         msg = json.loads(ws.recv(timeout=left))
         if msg.get("type") == "state" and (cond is None or cond(msg)):
             return dict(msg)
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+    import resource
+    import sys
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dir")
+    parser.add_argument("--nofile", type=int, default=0, help="the soft RLIMIT_NOFILE (systemd's default: 1024)")
+    args = parser.parse_args(argv)
+    if args.nofile:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (args.nofile, hard))
+    table = LiveTable(Path(args.dir), view=False)
+    try:
+        codes = {p: table.join_code(p) for p in range(1, table.bridge.panels + 1)}
+        print(json.dumps({"base": table.base, "ws": table.ws_base, "codes": codes}), flush=True)
+        sys.stdin.read()
+    finally:
+        table.close()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

@@ -9,6 +9,7 @@ the journal, the screens and the announcer all get them.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from game.rules.players import NAME_MAX, Player
@@ -25,6 +26,55 @@ COLOURS: tuple[tuple[str, str], ...] = (
     ("#FFE650", "yellow"), ("#28E6B4", "mint"), ("#FF6450", "coral"), ("#F0F0F0", "white"), ("#A0A0FF", "periwinkle"),
     ("#C8A064", "tan"), ("#FF96DC", "rose"),
 )
+
+
+class TextError(ValueError):
+    """Text from outside the table that it will not take: the message names the field and says why."""
+
+
+def clean_text(raw: object, what: str, limit: int) -> str:
+    r"""Text typed on a phone, as the table may draw it (pygame), write it (SQLite, the journal's setup line) and show
+    it on every other phone, or :class:`TextError` saying why not.
+
+    Any string is judged, unpaired surrogates (``"\ud800"`` in JSON) and control characters included: it is
+    NFC-normalised (an accent typed as a combining mark is one character, as the font and the name rules count
+    it), every run of whitespace becomes one space, and the result must be 1 to ``limit`` printable characters
+    (``str.isprintable``: no control, format or private-use character). These are the setup line's name rules
+    (``game.rules.base.parse_players``), so what a phone names a seat is always a name a resumed game reads back.
+
+    >>> clean_text("  Zoe\u0301  la   Reine ", "'name'", 16)
+    'Zoé la Reine'
+    >>> try:
+    ...     clean_text("a" + chr(0xD800), "'name'", 16)
+    ... except TextError as exc:
+    ...     print(exc)
+    'name' holds a character that is not text (an unpaired surrogate)
+    """
+    if not isinstance(raw, str):
+        raise TextError(f"{what} must be text")
+    if len(raw) > 8 * limit + 64:  # checked again below; this only spares normalising a page of text
+        raise TextError(f"{what} must be at most {limit} characters")
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TextError(f"{what} holds a character that is not text (an unpaired surrogate)") from None
+    text = " ".join(unicodedata.normalize("NFC", raw).split())
+    bad = next((c for c in text if not c.isprintable()), None)
+    if bad is not None:
+        raise TextError(f"{what} must not hold control or invisible characters (U+{ord(bad):04X})")
+    if not text:
+        raise TextError(f"{what} must not be empty")
+    if len(text) > limit:
+        raise TextError(f"{what} must be at most {limit} characters, got {len(text)}")
+    return text
+
+
+def clean_name(raw: object) -> str:
+    """A player's name from a phone (:func:`clean_text` with the name rules), without ``<`` or ``>``."""
+    name = clean_text(raw, "'name'", NAME_MAX)
+    if "<" in name or ">" in name:
+        raise TextError("'name' must not hold < or >")
+    return name
 
 
 @dataclass

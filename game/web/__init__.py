@@ -2,5 +2,6 @@
 
 The server (:mod:`game.web.server`, Starlette on uvicorn) runs in its own thread. It never touches the game state:
 the table loop hands it plain snapshots (:class:`game.web.bridge.Snapshot`) and takes its inputs from a queue
-(:class:`game.web.bridge.TableBridge`), so a slow or crashed server cannot stall or break a game.
+(:class:`game.web.bridge.TableBridge`), so a slow or crashed server cannot stall or break a game. :mod:`game.web.guard` bounds what the network can do
+to it: JSON size and depth before parsing, sockets in all and per address, slow and idle sockets, log lines.
 """

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.rules.players import name_seats
+from game.table.names import TextError, clean_name
 from game.web.tokens import TokenBook
 from hardware.events import SeatEvent
 
@@ -36,10 +37,10 @@ log = logging.getLogger(__name__)
 #: the wired buttons a phone may tap (the panel's own four)
 BUTTONS = ("SET", "BRAWL", "WAR", "DUEL")
 OPERATOR_ACTIONS = ("pause", "resume", "restart")
-NAME_RE = re.compile(r"^[^\x00-\x1f\x7f<>]{1,16}$")
-COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: matched whole (``fullmatch``): ``$`` alone would let a trailing newline through
+COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}")
 #: a move's field names, and at most how many (the game checks the move itself against its legal moves)
-MOVE_KEY_RE = re.compile(r"^[a-z_]{1,16}$")
+MOVE_KEY_RE = re.compile(r"[a-z_]{1,16}")
 MOVE_MAX_KEYS = 8
 
 
@@ -159,7 +160,12 @@ class TableBridge:
         if app.lobby is None:
             self._note(ev.panel, "names are chosen in the lobby, before the game starts")
             return
-        name, colour = ev.data["name"], ev.data["colour"]
+        try:
+            name = clean_name(ev.data["name"])  # the server cleaned it; whatever else puts a name here is held to it
+        except TextError as exc:
+            self._note(ev.panel, str(exc))
+            return
+        colour = ev.data["colour"]
         if name.casefold() in naming.taken_names(ev.panel):
             self._note(ev.panel, f"{name} is another seat's name: pick another")
             return

@@ -76,7 +76,7 @@ class TokenBook:
     def join(self, code: str) -> tuple[str, SeatGrant] | None:
         """Spend a join code: a fresh seat token and what it is bound to, or None for an unknown or spent code."""
         with self._lock:
-            if self.sealed:
+            if self.sealed or not code.isascii():  # codes are ASCII: anything else is no code (and not encodable)
                 return None
             panel = next((p for p, good in self._codes.items() if hmac.compare_digest(good.encode(), code.encode())),
                          None)
@@ -130,7 +130,7 @@ class PinGate:
 
     def __init__(self, pin: str, *, max_fails: int = 5, window_s: float = 60.0, lockout_s: float = 60.0,
                  session_s: float = 8 * 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
-        if not pin.isdigit() or not 4 <= len(pin) <= 12:
+        if not (pin.isascii() and pin.isdigit()) or not 4 <= len(pin) <= 12:
             raise ValueError(f"the operator PIN must be 4-12 digits, got {len(pin)} characters")
         self.pin = pin
         self.max_fails = max_fails
@@ -154,7 +154,7 @@ class PinGate:
     def login(self, client: str, pin: str) -> str | None:
         """A session token for the right PIN; None for a wrong one. Call :meth:`retry_after` first."""
         now = self.clock()
-        ok = hmac.compare_digest(self.pin.encode(), pin.encode())
+        ok = pin.isascii() and hmac.compare_digest(self.pin.encode(), pin.encode())
         with self._lock:
             if ok:
                 token = secrets.token_urlsafe(32)
@@ -178,7 +178,7 @@ class PinGate:
         with self._lock:
             for t in [t for t, exp in self._sessions.items() if exp < now]:
                 del self._sessions[t]
-            return any(hmac.compare_digest(t.encode(), token.encode()) for t in self._sessions)
+            return token.isascii() and any(hmac.compare_digest(t.encode(), token.encode()) for t in self._sessions)
 
 
 def new_pin() -> str:
