@@ -158,7 +158,7 @@ def _checked(where: tuple[str, str, tuple[str, ...]], payload: bytes) -> tuple[s
     except (ValueError, RecursionError) as exc:  # bad UTF-8, bad JSON, a 5,000-digit number, deep nesting
         raise Refused("bad JSON", brief(str(exc), 80)) from None
     if not isinstance(body, dict) or body.get("v") != SCHEMA_VERSION:
-        raise Refused("schema version", f"schema version {brief(body.get('v') if isinstance(body, dict) else None)}")
+        raise Refused("schema version", brief(body.get("v") if isinstance(body, dict) else None))
     if rest == ("status",):
         if body.get("state") not in _STATES:
             raise Refused("bad value", f"'state': expected one of {', '.join(_STATES)}, got {brief(body.get('state'))}")
