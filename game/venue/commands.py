@@ -141,10 +141,8 @@ def _log_warnings(command: str) -> None:
 
 
 def _fail(command: str, message: str, status: int) -> int:
-    from game.rules.base import brief
-
     line = " ".join(message.split())
-    print(f"burrito-table: {command}: {line if len(line) <= 400 else brief(line, 400)}", file=sys.stderr)
+    print(f"burrito-table: {command}: {line if len(line) <= 400 else line[:397] + '...'}", file=sys.stderr)
     return status
 
 

@@ -249,10 +249,12 @@ class VenueStore:
         tables = {name for (name,) in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         for table in sorted(tables):
-            have = [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")] if table in COLUMNS else None
-            if have != COLUMNS.get(table):
-                raise StoreError(f"venue store {self.path}: not a venue store (it holds the table {brief(table)}"
-                                 f"{'' if have is None else ' with other columns'}); nothing was changed")
+            if table not in COLUMNS:
+                raise StoreError(f"venue store {self.path}: not a venue store (it holds the table {brief(table)}); "
+                                 "nothing was changed")
+            if [row[1] for row in self.db.execute(f"PRAGMA table_info({table})")] != COLUMNS[table]:
+                raise StoreError(f"venue store {self.path}: not a venue store (its table {table} has other columns);"
+                                 " nothing was changed")
         problems = [row[0] for row in self.db.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
             raise StoreError(f"venue store {self.path}: damaged ({brief('; '.join(map(str, problems)))}); "
@@ -417,6 +419,8 @@ class VenueService:
         self._announced: set[tuple[str, str]] = set()
         self.connected = threading.Event()
         self.refusal = ""  # the broker's reason, when it refused the connection
+        self.was_connected = False
+        self.limit = LineLimiter(per_minute=1)
         self.received = 0
         self.failed = 0  # messages the store could not take (left unacknowledged)
         self.refused = 0  # messages that made the store fail otherwise (acknowledged, never stored)
@@ -469,8 +473,10 @@ class VenueService:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             self.refusal = f"refused the venue: {reason}"
-            log.warning("broker %s", self.refusal)
+            if self.was_connected:  # at start, ``start_checked`` says it, once
+                self.limit.log(log, logging.WARNING, "refusal", "broker %s", self.refusal)
             return
+        self.was_connected = True
         # Subscribing again on a resumed session is harmless, and needed when the broker lost the session.
         client.subscribe([(p, 1) for p in self.patterns])
         self.connected.set()
