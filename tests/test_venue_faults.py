@@ -22,7 +22,15 @@ from paho.mqtt.enums import CallbackAPIVersion
 from game.journal import Journal
 from game.stats import game_record
 from game.venue.service import VenueStore
-from tests.fault_helpers import damage_page, digest, foreign_sqlite, one_line_error, pages_of
+from tests.fault_helpers import (
+    damage_page,
+    digest,
+    foreign_sqlite,
+    one_line_error,
+    pages_of,
+    read_only,
+    without_root_file_powers,
+)
 from tests.mosquitto import Mosquitto, free_port
 from tests.test_venue_mqtt import demo_log, wait_for
 
@@ -250,3 +258,38 @@ def test_the_running_venue_refuses_hostile_messages_acknowledges_them_and_goes_o
     assert len(lines) <= 6 and max(len(ln) for ln in lines) < 400  # once per kind, however many came
     again = venue("--json", "--db", str(db))
     assert again.returncode == 0 and json.loads(again.stdout)["games_finished"] == 1
+
+
+def test_a_read_only_store_is_shown_with_json_and_left_as_it_was(tmp_path: Path) -> None:
+    """Another user's copy of the board: read, never written (today the open tried to write the schema to it)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "venue.db"
+    _store_with_a_game(path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    before = {p.name: digest(p) for p in folder.iterdir() if not p.name.endswith("-shm")}
+    read_only(path)
+    try:
+        r = subprocess.run([sys.executable, "-m", "game", "venue", "--json", "--db", str(path)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60, preexec_fn=without_root_file_powers)
+    finally:
+        folder.chmod(0o755)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games_finished"] == 1
+    assert {p.name: digest(p) for p in folder.iterdir() if not p.name.endswith("-shm")} == before
+
+
+def test_a_new_store_where_nothing_may_be_written_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        r = subprocess.run([sys.executable, "-m", "game", "venue", "--json", "--db", str(folder / "venue.db")],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60, preexec_fn=without_root_file_powers)
+    finally:
+        folder.chmod(0o755)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    one_line_error(r.stderr, str(folder / "venue.db"))
+    assert list(folder.iterdir()) == [] and r.stdout == ""

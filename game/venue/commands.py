@@ -100,7 +100,7 @@ def cmd_venue(args: argparse.Namespace) -> int:
     path = Path(args.db or DEFAULT_VENUE_DB).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        store = VenueStore(str(path))
+        store = VenueStore(str(path), read_only=not args.broker)
     except StoreError as exc:
         return _fail("venue", str(exc), exc.status)
     except OSError as exc:

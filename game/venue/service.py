@@ -19,6 +19,7 @@ import sqlite3
 import threading
 import time
 from typing import Any
+from urllib.parse import quote
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -203,6 +204,38 @@ def _status(exc: sqlite3.Error) -> int:
     return 2 if code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) else 1
 
 
+def _header_check(path: str) -> None:
+    """Another program's SQLite file (a table's journal above all) refused from its header alone, before SQLite
+    opens it: opening a journal in WAL mode would add its ``-wal`` and ``-shm`` files beside it."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"venue store {path}: cannot open: {exc.strerror or exc}", 1) from None
+    if len(head) == 100 and head.startswith(b"SQLite format 3\0"):
+        app_id = int.from_bytes(head[68:72], "big")
+        if app_id not in (0, APPLICATION_ID):
+            what = "a table's journal" if app_id == 0x42544A31 else f"application_id {app_id:#x}"
+            raise StoreError(f"venue store {path}: not a venue store ({what}); nothing was changed")
+
+
+def _connect_read_only(path: str) -> sqlite3.Connection:
+    """``mode=ro``; a store in WAL mode in a folder nobody may write (no ``-shm`` can be made) is read
+    ``immutable``, as the journal does."""
+    base = f"file:{quote(os.path.abspath(path))}?mode=ro"
+    db = sqlite3.connect(base, uri=True, isolation_level=None, check_same_thread=False, timeout=2.0)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+        if os.path.exists(path + "-wal") or os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+            raise
+        return sqlite3.connect(base + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+
+
 class VenueStore:
     """The venue's SQLite file: idempotent upserts in, leaderboard and table status out.
 
@@ -211,25 +244,27 @@ class VenueStore:
     damaged one are refused and left byte for byte as they were.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, read_only: bool = False) -> None:
         self.path = path
         if os.path.isdir(path):
             raise StoreError(f"venue store {path}: is a directory")
+        read_only = read_only and os.path.exists(path)  # no store yet: an empty one, as before
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=2.0)
+            _header_check(path)
+            if read_only:  # the board only (--json, --screenshot): never a write, so a read-only copy is shown too
+                self.db = _connect_read_only(path)
+            else:
+                self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=2.0)
         except sqlite3.Error as exc:
             raise StoreError(f"venue store {path}: cannot open: {exc}", _status(exc)) from None
         try:
-            self._check()
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # the tables' journals are the record; this is a view
-            self.db.execute("BEGIN IMMEDIATE")
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self.db.execute(statement)
-            # Marks the file as the venue's, and is a write now: a read-only file or a full disk shows here.
-            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self.db.execute("COMMIT")
+            whole = self._check()
+            if read_only:
+                self.db.execute("PRAGMA query_only = 1")
+            elif whole:
+                self.db.execute("PRAGMA synchronous=NORMAL")
+            else:
+                self._make()
         except sqlite3.Error as exc:
             self.db.close()
             raise StoreError(f"venue store {path}: cannot open: {exc}", _status(exc)) from None
@@ -241,7 +276,20 @@ class VenueStore:
         self.limit = LineLimiter(per_minute=1)
         self.bad_rows = 0  # stored rows the reading side skipped (written by an older venue, or damaged)
 
-    def _check(self) -> None:
+    def _make(self) -> None:
+        """A new store (or one an older venue made): WAL, the schema and the application id in one transaction.
+        A write at once: a read-only file or a full disk is refused at the door."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # the tables' journals are the record; this is a view
+        self.db.execute("BEGIN IMMEDIATE")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        self.db.execute("COMMIT")
+
+    def _check(self) -> bool:
+        """Refuses another program's file or a damaged one; True when the file is a whole venue store already."""
         app_id = self.db.execute("PRAGMA application_id").fetchone()[0]
         if app_id not in (0, APPLICATION_ID):
             what = "a table's journal" if app_id == 0x42544A31 else f"application_id {app_id:#x}"
@@ -259,6 +307,7 @@ class VenueStore:
         if problems != ["ok"]:
             raise StoreError(f"venue store {self.path}: damaged ({brief('; '.join(map(str, problems)))}); "
                              "nothing was changed")
+        return app_id == APPLICATION_ID and tables == set(COLUMNS)
 
     def close(self) -> None:
         self.db.close()
