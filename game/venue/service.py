@@ -149,7 +149,8 @@ def _checked(where: tuple[str, str, tuple[str, ...]], payload: bytes) -> tuple[s
         raise Refused("bad topic", f"venue or table name {brief(venue + '/' + table, 60)}")
     known = rest == ("status",) or rest == ("game", "standings") or (
         len(rest) == 2 and rest[0] == "game" and rest[1] in ("started", "call", "ended")) or (
-        len(rest) == 3 and rest[0] == "device" and rest[2] == "health" and bool(_NAME.match(rest[1])))
+        len(rest) == 3 and rest[0] == "device" and rest[2] == "health" and 0 < len(rest[1]) <= 64
+        and rest[1].isprintable() and not {"+", "#"} & set(rest[1]))
     if not known:
         raise Refused("unknown topic", "/".join(rest)[:80])
     if len(payload) > MAX_PAYLOAD:
