@@ -22,7 +22,7 @@ from typing import Any
 
 from game.journal import Journal, JournalError
 from game.log import Table
-from game.rules.base import RuleInputError
+from game.rules.base import RuleInputError, brief
 
 #: Counted stats: summed over games for a player (``fastest_*`` are minima, handled apart).
 COUNTS = ("games", "wins", "bruises_given", "bruises_taken", "hits", "hit_by", "catches", "throws", "no_bueno_won")
@@ -195,8 +195,15 @@ class StatsError(ValueError):
         self.status = status
 
 
-def journal_records(path: str, since: float | None = None) -> list[GameRecord]:
-    """Every game of a journal, oldest first (``since``: started at or after that Unix time)."""
+def journal_records(path: str, since: float | None = None, notes: list[str] | None = None) -> list[GameRecord]:
+    """Every game of a journal, oldest first (``since``: started at or after that Unix time).
+
+    A game of a game not installed here (a plugin this table no longer has) cannot be folded: it is listed by
+    what the journal holds (game, seats, events, length; no winner, no player figures) and ``notes`` gets one line
+    saying so, instead of the whole history being refused."""
+    from game.registry import GAMES
+
+    unknown: list[str] = []
     try:
         with Journal(path, read_only=True) as journal:  # the stats never write to a table's journal
             rows = journal.db.execute("SELECT id, started, finished FROM games ORDER BY id").fetchall()
@@ -205,15 +212,35 @@ def journal_records(path: str, since: float | None = None) -> list[GameRecord]:
                 if since is not None and started < since:
                     continue
                 setup, events = journal.load(game_id)
+                if setup.get("game") not in GAMES:
+                    out.append(_as_journaled(game_id, setup, events, started, bool(finished)))
+                    unknown.append(f"#{game_id} {brief(setup.get('game'), 40)}")
+                    continue
                 try:
                     out.append(game_record(game_id, setup, events, started, bool(finished)))
                 except RuleInputError as exc:
                     raise StatsError(f"journal {path}: game {game_id}: {exc}") from None
-            return out
     except JournalError as exc:
         raise StatsError(str(exc), exc.status) from None
     except sqlite3.DatabaseError as exc:
         raise StatsError(f"journal {path}: {exc}", 1) from None
+    if unknown and notes is not None:
+        shown = ", ".join(unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3 else "")
+        notes.append(f"journal {path}: {len(unknown)} game{'s' if len(unknown) != 1 else ''} of a game not "
+                     f"installed here ({shown}): listed as journaled, without winners or player figures")
+    return out
+
+
+def _as_journaled(game_id: int, setup: dict[str, Any], events: list[dict[str, Any]], started: float,
+                  finished: bool) -> GameRecord:
+    """A game the installed rules cannot fold, summarised from the journal alone: its seats stay anonymous."""
+    seats = setup.get("seats")
+    n = seats if type(seats) is int and 1 <= seats <= 64 else 0
+    times = [float(t) for t in (e.get("t") for e in events) if isinstance(t, (int, float)) and 0 <= t < 1e9]
+    last = max(times, default=0.0)
+    name = setup.get("game")
+    return GameRecord(game_id, name[:64] if isinstance(name, str) and name.isprintable() else "?", started,
+                      finished, round(last, 3), len(events), [], [SeatStats(s, None) for s in range(1, n + 1)])
 
 
 def players(records: Iterable[GameRecord]) -> dict[str, dict[str, Any]]:
@@ -247,11 +274,12 @@ def parse_since(text: str) -> float:
     """``--since`` as a Unix time: an ISO date (``2026-11-30``) or date-time, UTC unless it says otherwise."""
     try:
         when = dt.datetime.fromisoformat(text)
-    except ValueError:
-        raise StatsError(f"--since: expected a date such as 2026-11-30 or 2026-11-30T18:00, got {text!r}") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return when.timestamp()
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        return when.timestamp()
+    except (ValueError, OverflowError):  # not a date, or a date at the ends of time that its offset pushes out
+        raise StatsError(f"--since: expected a date such as 2026-11-30 or 2026-11-30T18:00, got {brief(text, 60)}"
+                         ) from None
 
 
 def report(records: list[GameRecord], player: str | None = None) -> dict[str, Any]:

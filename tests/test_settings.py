@@ -55,7 +55,7 @@ def test_a_damaged_or_out_of_range_file_gives_defaults_and_says_where(tmp_path: 
     assert any("unknown setting 'colour'" in p for p in problems)
     path.write_text('{"volume": 4,\n oops}', encoding="utf-8")
     s, problems = hs.load(path)
-    assert s == HouseSettings() and problems == [f"{path}: line 2: not JSON (Expecting property name enclosed in double quotes): default house settings"]
+    assert s == HouseSettings() and problems == [f"{path}: line 2: not JSON (Expecting property name enclosed in double quotes): default house settings (the file is left as it is)"]
     assert hs.load(tmp_path / "none.json") == (HouseSettings(), [])
 
 

@@ -271,7 +271,7 @@ def test_venue_ignores_other_schema_versions_and_bad_json_and_counts_them(tmp_pa
     store = VenueStore(str(tmp_path / "v.db"))
     assert store.handle("burrito-table/cantina/t1/game/call", b"{not json").startswith("ignored")
     assert store.handle("burrito-table/cantina/t1/game/call",
-                        json.dumps({"v": 2, "game": "1-0", "seq": 1}).encode()) == "ignored: schema version 2"
+                        json.dumps({"v": 2, "game": "1-0", "seq": 1}).encode()) == "ignored: schema version: 2"
     body = json.dumps({"v": 1, "kind": "call", "game": "1-0", "seq": 1, "event": {}}).encode()
     assert store.handle("burrito-table/cantina/t1/game/call", body) == "stored"
     assert store.handle("burrito-table/cantina/t1/game/call", body) == "duplicate"

@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from game.rules.base import brief
+
 
 def games() -> list[str]:
     """The installed games, in lobby order (the registry's)."""
@@ -63,18 +65,43 @@ def settings_path(env: dict[str, str] | None = None) -> Path:
     return Path(base) / "burrito-table" / "settings.json"
 
 
+#: a settings file is a few hundred bytes; a bigger one is not one the table wrote
+MAX_BYTES = 64 * 1024
+
+
+class SettingsFileError(OSError):
+    """The settings file could not be read: it is left as it is, never overwritten with the defaults."""
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The file's object, or None and why it cannot be used (one line, naming the place)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"cannot read ({exc.strerror or exc})"
+    if len(data) > MAX_BYTES:
+        return None, f"{len(data)} bytes: too large for a settings file (at most {MAX_BYTES})"
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return None, f"byte {exc.start}: not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        return None, f"line {exc.lineno}: not JSON ({exc.msg})"
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number; nesting deeper than Python recurses
+        why = "nested too deeply" if isinstance(exc, RecursionError) else brief(str(exc), 60)
+        return None, f"not usable JSON ({why})"
+    if not isinstance(raw, dict):
+        return None, f"expected an object of settings, got {brief(raw, 40)}"
+    return raw, ""
+
+
 def load(path: Path) -> tuple[HouseSettings, list[str]]:
     """The settings in ``path`` (defaults if there is no file) and one line per problem found in it."""
     if not path.exists():
         return HouseSettings(), []
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return HouseSettings(), [f"{path}: cannot read ({exc}): default house settings"]
-    except json.JSONDecodeError as exc:
-        return HouseSettings(), [f"{path}: line {exc.lineno}: not JSON ({exc.msg}): default house settings"]
-    if not isinstance(raw, dict):
-        return HouseSettings(), [f"{path}: expected an object of settings: default house settings"]
+    raw, why = _read(path)
+    if raw is None:
+        return HouseSettings(), [f"{path}: {why}: default house settings (the file is left as it is)"]
     problems: list[str] = []
     values: dict[str, Any] = {}
     defaults = HouseSettings()
@@ -82,32 +109,42 @@ def load(path: Path) -> tuple[HouseSettings, list[str]]:
         if f.name not in raw:
             continue
         value = raw[f.name]
-        why = check(f.name, value)
-        if why:
-            problems.append(f"{path}: '{f.name}': {why}: using {getattr(defaults, f.name)!r}")
+        bad = check(f.name, value)
+        if bad:
+            problems.append(f"{path}: '{f.name}': {bad}: using {getattr(defaults, f.name)!r}")
         else:
             values[f.name] = value
-    for key in sorted(set(raw) - {f.name for f in fields(HouseSettings)}):
-        problems.append(f"{path}: unknown setting '{key}' ignored")
+    unknown = sorted(set(raw) - {f.name for f in fields(HouseSettings)})
+    for key in unknown[:5]:
+        problems.append(f"{path}: unknown setting {brief(key, 40)} ignored")
+    if len(unknown) > 5:
+        problems.append(f"{path}: {len(unknown) - 5} more unknown settings ignored")
     return replace(defaults, **values), problems
 
 
 def check(name: str, value: Any) -> str | None:
     """Why ``value`` is not allowed for setting ``name``, or None."""
     if name == "voice":
-        return None if type(value) is bool else f"expected true or false, got {value!r}"
+        return None if type(value) is bool else f"expected true or false, got {brief(value, 40)}"
     if name == "game":
-        return None if value == "" or value in games() else f"expected one of {', '.join(games())}, got {value!r}"
+        return None if value == "" or (isinstance(value, str) and value in games()) else (
+            f"expected one of {', '.join(games())}, got {brief(value, 40)}")
     lo, hi, step = RANGES[name]
+    # the range check first: it refuses NaN and infinity, and never turns a 4,000-digit int into a float
     if type(value) not in (int, float) or not lo <= value <= hi:
-        return f"expected a number {lo:g}..{hi:g}, got {value!r}"
+        return f"expected a number {lo:g}..{hi:g}, got {brief(value, 40)}"
     if abs((value - lo) / step - round((value - lo) / step)) > 1e-9:
         return f"expected a step of {step:g} from {lo:g}, got {value!r}"
     return None
 
 
 def save(settings: HouseSettings, path: Path) -> None:
-    """Atomically: a temporary file beside it, flushed to disk, then renamed over it."""
+    """Atomically: a temporary file beside it, flushed to disk, then renamed over it.
+
+    A file there that cannot be read (damaged, not JSON, another program's) is the user's to mend: it is never
+    replaced, and ``SettingsFileError`` (an ``OSError``) says so; the change lasts until the table stops."""
+    if path.exists() and _read(path)[0] is None:
+        raise SettingsFileError(f"{path} could not be read at start: left as it is (mend or remove it to keep changes)")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
     try:

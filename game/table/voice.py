@@ -30,11 +30,13 @@ import subprocess
 import tempfile
 import threading
 import time
+import wave
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.supervise import LineLimiter, Supervised
 from game.rules.players import Player, name_seats
 from game.table import loudness
 
@@ -148,6 +150,25 @@ def trim(samples: list[float], rate: int, floor_db: float = -50.0) -> list[float
     return samples[max(0, first - int(0.002 * rate)):last + int(0.06 * rate)]
 
 
+def clip_problem(path: Path) -> str | None:
+    """Why a cached clip cannot be what ``render`` wrote (None: it can): a zero-byte or truncated file, garbage,
+    another format. Checked before a clip is played, so a clip damaged by a power cut or a full disk is rendered
+    again instead of being played as noise or failing every time it is said."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            width, channels, rate, frames = w.getsampwidth(), w.getnchannels(), w.getframerate(), w.getnframes()
+            data = w.readframes(frames)
+    except (OSError, EOFError, wave.Error) as exc:
+        return f"not a WAV ({exc or type(exc).__name__})"
+    if (width, channels) != (2, 1) or not 8000 <= rate <= 48000:
+        return f"{8 * width}-bit, {channels} channel(s), {rate} Hz (expected 16-bit mono)"
+    if frames == 0:
+        return "no samples"
+    if len(data) != frames * width:
+        return f"truncated ({len(data) // width} of {frames} samples)"
+    return None
+
+
 def render(exe: str, text: str, settings: VoiceSettings, dest: Path) -> None:
     """espeak-ng speaks ``text`` into ``dest``, normalised to the table's loudness; written atomically.
 
@@ -192,13 +213,14 @@ class Announcer:
         self.rendered: list[tuple[str, float]] = []  # (phrase, seconds) espeak-ng + normalising took
         self.dropped: list[str] = []  # phrases ready too late to be worth saying
         self.failed: list[str] = []
+        self.damaged: list[str] = []  # cached clips found damaged and rendered again
+        self._limit = LineLimiter(per_minute=1)
         #: (priority, order, phrase, asked): a phrase said now goes before the ones prepared in advance
         self._jobs: queue.PriorityQueue[tuple[int, int, str, float | None]] = queue.PriorityQueue()
         self._order = 0
         self._queued: set[str] = set()
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._work, name="announcer", daemon=True)
-        self._thread.start()
+        self._part = Supervised("announcer", self._work, backoff=(0.1, 5.0)).start()
 
     @classmethod
     def open(cls, channel: Any, load: Callable[[str], Any], others: Callable[[], list[Any]] = list,
@@ -256,7 +278,7 @@ class Announcer:
         except queue.Empty:
             pass
         self._jobs.put((-1, 0, "", None))  # the stop sign goes first
-        self._thread.join(timeout=5)
+        self._part.stop(timeout=5)
 
     def _enqueue(self, phrase: str, asked: float | None) -> None:
         with self._lock:
@@ -275,29 +297,47 @@ class Announcer:
                 ch.set_volume(self.volume * DUCK)
         self.spoken.append(phrase)
 
-    def _work(self) -> None:
-        while True:
+    def _work(self, stop: threading.Event) -> None:
+        """The render loop, run by its supervisor: a failure outside one phrase's own handling is logged once and
+        the loop restarts, so later phrases are still spoken."""
+        while not stop.is_set():
             priority, _, phrase, asked = self._jobs.get()
             if priority < 0:
                 return
             try:
                 sound = self.loaded.get(phrase)
                 if sound is None:
-                    dest = self.path(phrase)
-                    if not dest.exists():
-                        start = time.perf_counter()
-                        render(self.exe, phrase, self.settings, dest)
-                        self.rendered.append((phrase, time.perf_counter() - start))
-                    sound = self.load(str(dest))
-                    self.loaded[phrase] = sound
+                    sound = self._ready(phrase)
                 if asked is not None:
                     if self.clock() - asked <= STALE_S:
                         self._play(phrase, sound)
                     else:
                         self.dropped.append(phrase)
             except Exception as exc:  # noqa: BLE001 - one bad phrase must not silence the rest
-                self.failed.append(phrase)
-                log.warning("announcer: cannot render %r: %s", phrase, exc)
+                self.failed.append(phrase)  # not loaded: the next time it is said it is tried again
+                self._limit.log(log, logging.WARNING, "render", "announcer: cannot render %r: %s", phrase[:80], exc)
             finally:
                 with self._lock:
                     self._queued.discard(phrase)
+
+    def _ready(self, phrase: str) -> Any:
+        """The phrase's sound: from the cache if its clip is sound, else rendered (again)."""
+        dest = self.path(phrase)
+        why = clip_problem(dest) if dest.exists() else None
+        if why is not None:
+            self.damaged.append(phrase)
+            if len(self.damaged) == 1:  # once: the cause is the same for all of them (a power cut, a full disk)
+                log.warning("voice cache %s: a damaged clip (%s): rendering it again, and any other found so",
+                            self.cache, why)
+            dest.unlink(missing_ok=True)
+        if not dest.exists():
+            start = time.perf_counter()
+            render(self.exe, phrase, self.settings, dest)
+            self.rendered.append((phrase, time.perf_counter() - start))
+        try:
+            sound = self.load(str(dest))
+        except Exception:
+            dest.unlink(missing_ok=True)  # whatever the mixer disliked is rendered afresh next time
+            raise
+        self.loaded[phrase] = sound
+        return sound

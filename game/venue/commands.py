@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -47,66 +49,119 @@ def add_commands(subparsers: Any) -> None:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from game.stats import StatsError, journal_records, parse_since, report, text_report
+    from game.rules.base import brief
+    from game.stats import StatsError, journal_records, parse_since, report
 
     path = str(Path(args.journal or DEFAULT_JOURNAL).expanduser())
+    notes: list[str] = []
     try:
         since = parse_since(args.since) if args.since else None
-        rep = report(journal_records(path, since), args.player)
+        rep = report(journal_records(path, since, notes), args.player)
     except StatsError as exc:
-        print(f"burrito-table: stats: {exc}", file=sys.stderr)
-        return exc.status
+        return _fail("stats", str(exc), exc.status)
     if args.player is not None and not rep["players"]:
-        print(f"burrito-table: stats: no games for player {args.player!r} in {path}", file=sys.stderr)
+        notes.append(f"no games for player {brief(args.player, 60)} in {path}")
+    status = _stats_out(args, rep)
+    if status == 0:  # said after the result: a failed run ends with its one line
+        for note in notes:
+            print(f"burrito-table: stats: {note}", file=sys.stderr)
+    return status
+
+
+def _stats_out(args: argparse.Namespace, rep: dict[str, Any]) -> int:
+    from game.stats import text_report
+
     if args.screenshot:
         from game.venue.screen import save_table_stats_png
 
-        save_table_stats_png(rep, args.screenshot)
-        print(f"wrote {args.screenshot}")
-    elif args.json:
-        print(json.dumps(rep, indent=1))
-    else:
-        print("\n".join(text_report(rep)))
-    return 0
+        try:
+            save_table_stats_png(rep, args.screenshot)
+        except (OSError, pygame_error()) as exc:
+            return _fail("stats", f"{args.screenshot}: {getattr(exc, 'strerror', None) or exc}", 1)
+        return _out("stats", f"wrote {args.screenshot}")
+    if args.json:
+        return _out("stats", json.dumps(rep, indent=1))
+    return _out("stats", "\n".join(text_report(rep)))
+
+
+def pygame_error() -> type[Exception]:
+    import pygame
+
+    return pygame.error
 
 
 def cmd_venue(args: argparse.Namespace) -> int:
-    from game.venue.service import VenueService, VenueStore
+    from game.venue.service import StoreError, VenueService, VenueStore
     from game.venue.topics import BrokerURLError
 
+    _log_warnings("venue")
+    if not 0 <= args.seconds < 1e9:  # NaN fails this too
+        return _fail("venue", f"--seconds: expected a number of seconds >= 0, got {args.seconds!r}", 2)
     path = Path(args.db or DEFAULT_VENUE_DB).expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        store = VenueStore(str(path))
-    except (OSError, ValueError) as exc:
-        print(f"burrito-table: venue: {exc}", file=sys.stderr)
-        return 2
+        store = VenueStore(str(path), read_only=not args.broker)
+    except StoreError as exc:
+        return _fail("venue", str(exc), exc.status)
+    except OSError as exc:
+        return _fail("venue", f"venue store {path}: {exc.strerror or exc}", 1)
     try:
         if args.screenshot:
             from game.venue.screen import save_png
 
             save_png(store.report(), args.screenshot, _size(args.size))
-            print(f"wrote {args.screenshot}")
-            return 0
+            return _out("venue", f"wrote {args.screenshot}")
         if not args.broker:
             if args.json:
-                print(json.dumps(store.report(), indent=1))
-                return 0
-            print("burrito-table: venue: --broker URL is needed (or --json / --screenshot for the stored board)",
-                  file=sys.stderr)
-            return 2
+                return _out("venue", json.dumps(store.report(), indent=1))
+            return _fail("venue", "--broker URL is needed (or --json / --screenshot for the stored board)", 2)
         try:
             service = VenueService(args.broker, store, args.venue, discovery=not args.no_discovery,
                                    results_only=args.results_only)
         except BrokerURLError as exc:
-            print(f"burrito-table: venue: {exc}", file=sys.stderr)
-            return 2
+            return _fail("venue", str(exc), 2)
         return _run_venue(args, service, store)
+    except StoreError as exc:
+        return _fail("venue", str(exc), exc.status)
+    except sqlite3.Error as exc:
+        return _fail("venue", f"venue store {path}: {exc}", 1)
     except ValueError as exc:
-        print(f"burrito-table: venue: {exc}", file=sys.stderr)
-        return 2
+        return _fail("venue", str(exc), 2)
     finally:
         store.close()
+
+
+def _log_warnings(command: str) -> None:
+    """Warnings from the background parts (a refused message, a skipped row) are printed, one line each."""
+    import logging
+
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.WARNING, format=f"burrito-table: {command}: %(message)s")
+
+
+def _fail(command: str, message: str, status: int) -> int:
+    line = " ".join(message.split())
+    print(f"burrito-table: {command}: {line if len(line) <= 400 else line[:397] + '...'}", file=sys.stderr)
+    return status
+
+
+def _out(command: str, text: str) -> int:
+    """Print the result; a closed or full standard output is the environment failing (exit 1, one line), never a
+    traceback."""
+    if sys.stdout is None:
+        return _fail(command, "standard output is closed", 1)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        try:  # nothing more may reach the broken stream, not even Python's own flush at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        why = "closed early" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))
+        return _fail(command, f"standard output: {why}", 1)
+    return 0
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -115,17 +170,23 @@ def _size(text: str) -> tuple[int, int]:
     return parse_size(text)
 
 
+#: how long the venue waits for its broker's answer at start before it says so and exits
+CONNECT_TIMEOUT_S = 5.0
+
+
 def _run_venue(args: argparse.Namespace, service: Any, store: Any) -> int:
-    service.start()
+    service.start_checked(CONNECT_TIMEOUT_S)
     end = time.monotonic() + args.seconds if args.seconds > 0 else None
     try:
         if args.json or args.headless:
             while end is None or time.monotonic() < end:
                 time.sleep(0.2 if end is not None else 1.0)
                 if args.headless and not args.json:
-                    print(json.dumps(store.report(), separators=(",", ":")), flush=True)
+                    status = _out("venue", json.dumps(store.report(), separators=(",", ":")))
+                    if status:
+                        return status
             if args.json:
-                print(json.dumps(store.report(), indent=1))
+                return _out("venue", json.dumps(store.report(), indent=1))
             return 0
         return run_screen(store, _size(args.size), end)
     except KeyboardInterrupt:

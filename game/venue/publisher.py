@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_bridge.supervise import Supervised
 from game.registry import game_for
 from game.stats import game_record
 from game.venue.topics import SCHEMA_VERSION, Broker, check_name, parse_broker, table_topic
@@ -60,7 +61,8 @@ class Publisher:
         self._early: set[int] = set()  # mids acknowledged before the pump recorded them
         self._n = 0  # keys for history messages (state messages use their own key)
         self._stop = False
-        self._thread: threading.Thread | None = None
+        self._thread: Supervised | None = None
+        self._health: Supervised | None = None
         self.connected = False
         #: counters: queued, published (handed to paho), acked, dropped (buffer full), replaced (newer state),
         #: connects, disconnects, errors (payloads that could not be made)
@@ -95,8 +97,7 @@ class Publisher:
         self.queue_status("online")
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=self.keepalive)
         self.client.loop_start()
-        self._thread = threading.Thread(target=self._pump, name="mqtt-publisher", daemon=True)
-        self._thread.start()
+        self._thread = Supervised("venue publisher", self._pump, backoff=(0.2, 5.0)).start()
         return self
 
     def flush(self, timeout: float) -> bool:
@@ -117,8 +118,9 @@ class Publisher:
         with self._lock:
             self._stop = True
             self._lock.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
+        for part in (self._thread, self._health):
+            if part is not None:
+                part.stop(timeout=2.0)
         try:
             self.client.disconnect()
         finally:
@@ -156,7 +158,9 @@ class Publisher:
 
     # -- the sending thread -----------------------------------------------------------------------------
 
-    def _pump(self) -> None:
+    def _pump(self, stop: threading.Event) -> None:
+        """The sending loop, run by its supervisor: a failure outside one message's own handling is logged once
+        and the loop restarts, so messages queued after it still go out."""
         while True:
             with self._lock:
                 while not self._stop and not (self.connected and self._pending
@@ -288,21 +292,18 @@ class Publisher:
         """Publish every device's health (``DeviceHost.health``) now and every ``every`` s, and at once when a
         device goes online or offline (checked each second); on the publisher's own thread."""
 
-        def run() -> None:
+        def run(stop: threading.Event) -> None:
             last: dict[str, tuple[bool, float]] = {}
-            while not self._stop:
+            while not self._stop and not stop.is_set():
                 now = time.monotonic()
-                try:
-                    for h in health():
-                        seen = last.get(h.name)
-                        if seen is None or seen[0] != h.online or now - seen[1] >= every:
-                            last[h.name] = (h.online, now)
-                            self.device_health(h)
-                except Exception as exc:  # noqa: BLE001 - health is a nicety: never stop the table
-                    log.error("publisher: device health: %s", exc)
-                time.sleep(1.0)
+                for h in health():  # a failure here is its supervisor's: logged once, retried with backoff
+                    seen = last.get(h.name)
+                    if seen is None or seen[0] != h.online or now - seen[1] >= every:
+                        last[h.name] = (h.online, now)
+                        self.device_health(h)
+                stop.wait(1.0)
 
-        threading.Thread(target=run, name="mqtt-device-health", daemon=True).start()
+        self._health = Supervised("venue device health", run, backoff=(1.0, 30.0)).start()
 
     def device_health(self, h: Any) -> None:
         """One device's health (a ``DeviceHealth``), retained; a newer one replaces an older one still waiting."""

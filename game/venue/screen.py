@@ -195,28 +195,41 @@ def save_table_stats_png(report: dict[str, Any], path: str, size: tuple[int, int
 
 class StatsLoader:
     """A table's stats (``game.stats.report`` of its journal), folded on a thread of its own so that a long history
-    never stalls the frame; ``report`` is None until it is ready (or if the journal cannot be read)."""
+    never stalls the frame; ``report`` is None until it is ready (or if the journal cannot be read).
+
+    The thread is a supervised part ("table stats"): a fold that fails unexpectedly (a bug, a plugin game's rules
+    raising) is logged once and tried again with backoff instead of leaving the slide empty for good. A journal
+    refused as bad input (damaged, foreign) is said once and not retried: it stays so until someone mends it."""
 
     def __init__(self, journal_path: str) -> None:
+        from firmware_bridge.supervise import Supervised
+
         self.journal_path = journal_path
         self.report: dict[str, Any] | None = None
-        self._thread = threading.Thread(target=self._load, name="table-stats", daemon=True)
+        self._done = threading.Event()
+        self._part = Supervised("table stats", self._load, backoff=(0.5, 30.0))
 
     def start(self) -> StatsLoader:
-        self._thread.start()
+        self._part.start()
         return self
 
     def wait(self, timeout: float) -> bool:
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        """True once the fold is over (a report, or a journal that cannot be read)."""
+        return self._done.wait(timeout)
 
-    def _load(self) -> None:
+    def stop(self) -> None:
+        self._part.stop(timeout=0.5)
+
+    def _load(self, stop: threading.Event) -> None:
         from game.stats import StatsError, journal_records, report
 
         try:
             self.report = report(journal_records(self.journal_path))
-        except StatsError as exc:  # a damaged game: attract mode simply shows no stats
-            log.warning("table stats: %s", exc)
+        except StatsError as exc:
+            if exc.status != 2:
+                raise  # the environment (a locked or unreadable journal): its supervisor tries again
+            log.warning("table stats: %s", exc)  # a damaged game: attract mode simply shows no stats
+        self._done.set()
 
 
 def draw_attract_stats(p: Painter, v: View) -> None:

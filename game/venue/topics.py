@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from game.rules.base import brief
+
 SCHEMA_VERSION = 1
 ROOT = "burrito-table"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -43,18 +45,18 @@ def parse_broker(url: str) -> Broker:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise BrokerURLError(f"--broker {url!r}: {exc}") from None
+        raise BrokerURLError(f"--broker {brief(url, 60)}: {brief(str(exc), 80)}") from None
     if parts.scheme != "mqtt":
-        raise BrokerURLError(f"--broker {url!r}: only mqtt:// is supported (TLS: bridge through a local mosquitto)")
+        raise BrokerURLError(f"--broker {brief(url, 60)}: only mqtt:// is supported (TLS: bridge through a local mosquitto)")
     if not parts.hostname:
-        raise BrokerURLError(f"--broker {url!r}: no host")
+        raise BrokerURLError(f"--broker {brief(url, 60)}: no host")
     return Broker(parts.hostname, port or 1883, parts.username, parts.password)
 
 
 def check_name(what: str, name: str) -> str:
     """A venue or table name usable as one topic level."""
     if not _NAME.match(name):
-        raise BrokerURLError(f"--{what} {name!r}: use letters, digits, '-', '_' or '.' (at most 64), no '/', '+', '#'")
+        raise BrokerURLError(f"--{what} {brief(name, 60)}: use letters, digits, '-', '_' or '.' (at most 64), no '/', '+', '#'")
     return name
 
 
