@@ -4,7 +4,6 @@ firmware's trace ring, and traces too long for one message set (cut, and said so
 from __future__ import annotations
 
 import queue
-import struct
 import time
 from collections.abc import Iterator
 
