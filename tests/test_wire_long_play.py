@@ -29,7 +29,7 @@ def drain(host: DeviceHost, until, timeout: float) -> list:
 
 
 def chunks_of(ring: tracebuf.TraceBuffer) -> list[tuple]:
-    out = []
+    out: list[tuple] = []
     while True:
         c = ring.next_chunk()
         if c is None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
