@@ -258,7 +258,7 @@ def test_protocol_md_worked_examples_match_the_code() -> None:
     assert proto.trace_samples(expected[-2]) == [(1_000_000, 1000, 0, 2000), (1_001_200, 1001, 0, 2000)]
     assert proto.trace_samples(expected[-1]) == [(2_000_000, 0, 0, 1000, 500, -250, 10000),
                                                  (2_001_200, 1, 0, 1000, 501, -250, 32767)]
-    assert "version 1.2" in text and proto.PROTO_VERSION == 1
+    assert "version 1.3" in text and proto.PROTO_VERSION == 1
 
 
 def test_relay_carries_only_burritos_and_badges_from_the_radio() -> None:
