@@ -314,3 +314,17 @@ def test_garbage_and_damaged_frames_never_raise_out_of_the_host_and_never_stop_i
     events += delivered(rig.host)
     assert [e.kind for e in events if e.device == "burrito-1"][-1:] == ["impact"]
     assert rig.traces and rig.traces[-1].samples
+
+
+def test_frames_from_thousands_of_unpaired_macs_keep_the_hosts_memory_bounded() -> None:
+    """Noise or a crowded venue: frames from 5,000 different unpaired MACs are all counted, but only the first
+    MAX_UNPAIRED_SEEN are listed by name, so a table that runs for months cannot grow without end."""
+    from firmware_bridge.host import host as host_mod
+
+    host = DeviceHost("loop://", PairingStore(None), clock=lambda: 5.0, status_path=None)
+    for n in range(5000):
+        mac = bytes((2, 0x55, n >> 16 & 0xFF, n >> 8 & 0xFF, n & 0xFF, 7))
+        host.process(proto.frame(proto.seal(proto.pack(proto.HEARTBEAT, proto.KIND_BADGE, mac, 1, 1,
+                                                       (0, 3900, 60, 100, -40, 0, 0)))), 5.0)
+    assert host.counters["unpaired"] == 5000
+    assert len(host.unpaired_seen) == host_mod.MAX_UNPAIRED_SEEN

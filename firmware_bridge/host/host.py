@@ -38,6 +38,7 @@ HOST_MAC = b"\x00\x00\x00\x00\x00\x00"
 DEDUPE_WINDOW = proto.DEDUPE_WINDOW  # devices never resend older than proto.MAX_SEQ_AGE
 MAX_BOOTS = 4  # boots remembered per device, so a late frame of an earlier boot is known for what it is
 MAX_PARTIAL_TRACES = 4  # traces per device being reassembled at once
+MAX_UNPAIRED_SEEN = 64  # unpaired MACs listed by name; more (noise, a crowded venue) are only counted
 RECENT_EVENTS = 64  # delivered events kept per device, to list in the traces that cover them
 
 
@@ -363,7 +364,8 @@ class DeviceHost:
             if not self._try_pair(mtype, mac, kind, boot, seq, fields, t):
                 self.stats["unpaired"] += 1
                 key = proto.mac_str(mac)
-                self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
+                if key in self.unpaired_seen or len(self.unpaired_seen) < MAX_UNPAIRED_SEEN:
+                    self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
             return
         if pairing.kind != kind:
             self.stats["kind_mismatch"] += 1
