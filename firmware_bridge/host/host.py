@@ -362,10 +362,7 @@ class DeviceHost:
         pairing = self.pairings.get(mac)
         if pairing is None:
             if not self._try_pair(mtype, mac, kind, boot, seq, fields, t):
-                self.stats["unpaired"] += 1
-                key = proto.mac_str(mac)
-                if key in self.unpaired_seen or len(self.unpaired_seen) < MAX_UNPAIRED_SEEN:
-                    self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
+                self._unpaired(mac)
             return
         if pairing.kind != kind:
             self.stats["kind_mismatch"] += 1
@@ -384,6 +381,17 @@ class DeviceHost:
             self._on_stale(dev, b, mtype, seq, fields, body, t)
             return
         self._seen(dev, t)
+        self._on_current(dev, b, mtype, mac, boot, seq, fields, body, t)
+
+    def _unpaired(self, mac: bytes) -> None:
+        self.stats["unpaired"] += 1
+        key = proto.mac_str(mac)
+        if key in self.unpaired_seen or len(self.unpaired_seen) < MAX_UNPAIRED_SEEN:
+            self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
+
+    def _on_current(self, dev: _Device, b: _Boot, mtype: int, mac: bytes, boot: int, seq: int, fields: tuple,
+                    body: bytes, t: float) -> None:
+        """A frame of the device's current boot, by type."""
         if mtype == proto.EVENT:
             self._on_event(dev, b, seq, fields)
         elif mtype == proto.TRACE or mtype == proto.TRACE6:
@@ -396,20 +404,7 @@ class DeviceHost:
             else:
                 b.sync.add(t1, t2, t3, t4)
         elif mtype == proto.HEARTBEAT:
-            _t, mv, pct, link, rssi, pending, gave_up = fields[:7]
-            dev.battery_mv = None if mv == proto.USB_POWERED_MV else mv
-            dev.battery_pct = None if pct == proto.UNKNOWN_U8 else pct
-            dev.link_pct = None if link == proto.UNKNOWN_U8 else link
-            dev.rssi = None if rssi == proto.UNKNOWN_RSSI else rssi
-            dev.device_pending, dev.device_gave_up = pending, gave_up
-            if len(fields) > 7:
-                self._params_reported(dev, fields[7])
-                dev.traces_dropped = fields[8]
-            if len(fields) > 9:  # 1.3
-                dev.traces_cut = fields[9]
-            if b.sync.synced:  # on table time, or not at all: an arrival time proves nothing
-                self.events.put(HeartbeatEvent(b.sync.to_host_us(_t) / 1e6, dev.name, dev.kind, pending, gave_up,
-                                               dev.battery_pct, dev.link_pct))
+            self._on_heartbeat(dev, b, fields)
         elif mtype == proto.HELLO:
             dev.firmware = "%d.%d.%d" % fields[:3]
             dev.rate_hz = fields[4]
@@ -419,6 +414,23 @@ class DeviceHost:
             self._ack(mac, mtype, boot, seq)
         elif mtype == proto.CONFIG_ACK:
             self._on_config_ack(dev, fields)
+
+    def _on_heartbeat(self, dev: _Device, b: _Boot, fields: tuple) -> None:
+        """Health fields of the 1.0 layout, then whatever later minor versions appended (1.1, 1.3)."""
+        _t, mv, pct, link, rssi, pending, gave_up = fields[:7]
+        dev.battery_mv = None if mv == proto.USB_POWERED_MV else mv
+        dev.battery_pct = None if pct == proto.UNKNOWN_U8 else pct
+        dev.link_pct = None if link == proto.UNKNOWN_U8 else link
+        dev.rssi = None if rssi == proto.UNKNOWN_RSSI else rssi
+        dev.device_pending, dev.device_gave_up = pending, gave_up
+        if len(fields) > 7:
+            self._params_reported(dev, fields[7])
+            dev.traces_dropped = fields[8]
+        if len(fields) > 9:
+            dev.traces_cut = fields[9]
+        if b.sync.synced:  # on table time, or not at all: an arrival time proves nothing
+            self.events.put(HeartbeatEvent(b.sync.to_host_us(_t) / 1e6, dev.name, dev.kind, pending, gave_up,
+                                           dev.battery_pct, dev.link_pct))
 
     def _on_stale(self, dev: _Device, b: _Boot, mtype: int, seq: int, fields: tuple, body: bytes, t: float) -> None:
         """A late frame of an earlier boot: it may still carry an event that boot never got acked, on that boot's
