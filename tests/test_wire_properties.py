@@ -283,7 +283,7 @@ def damaged(draw) -> bytes:
     return bytes(data)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(garbage=st.lists(damaged(), max_size=25), cuts=st.lists(st.integers(1, 97), min_size=1, max_size=6),
        jumps=st.lists(st.floats(0, 7200), max_size=4))
 def test_garbage_and_damaged_frames_never_raise_out_of_the_host_and_never_stop_it(garbage, cuts, jumps) -> None:

@@ -280,3 +280,30 @@ def test_node_gives_up_messages_older_than_the_dedupe_window() -> None:
     node.poll()
     assert not node.pending and node.gave_up == 1
     assert proto.MAX_SEQ_AGE < proto.DEDUPE_WINDOW
+
+
+def test_a_1_2_host_reads_a_1_3_devices_heartbeat_and_cut_trace_as_ordinary_traffic() -> None:
+    """PROTOCOL.md section 8, 1.3 with older peers: a 1.2 reader (the 1.0 layout, or the 1.1 one when the payload is
+    long enough; header flag bits it does not know ignored) reads a 1.3 heartbeat's first nine fields exactly and a
+    cut trace's last chunk as a plain chunk, and a 1.3 reader takes a 1.2 heartbeat without the new field."""
+    import struct
+
+    def read_1_2(body: bytes) -> tuple:
+        mtype = body[1]
+        fmt_10 = proto.PAYLOADS[mtype]
+        fmt_11 = fmt_10 + "HH" if mtype == proto.HEARTBEAT else fmt_10
+        fmt = fmt_11 if len(body) - proto.HEADER_LEN >= struct.calcsize(fmt_11) else fmt_10
+        return struct.unpack_from(fmt, body, proto.HEADER_LEN)
+
+    sent: list[bytes] = []
+    node = proto.Node(b"\x02" * 6, proto.KIND_BURRITO, 5, lambda: 123_456_789, sent.append)
+    node.gave_up, node.traces_dropped = 70_000, 3  # past its 16 bits: wraps
+    node.heartbeat()
+    body = proto.unseal(sent[-1])
+    new = proto.unpack(body)[6]
+    assert read_1_2(body) == new[:9] and len(new) == 10 and new[6] == 70_000 - 65_536
+    chunk = proto.pack(proto.TRACE, proto.KIND_BURRITO, b"\x02" * 6, 5, 9, (3, 254, 255, 1000),
+                       flags=proto.FLAG_TRACE_CUT, tail=bytes(8))
+    assert read_1_2(chunk) == (3, 254, 255, 1000) and proto.unpack(chunk)[2] == proto.FLAG_TRACE_CUT
+    old_hb = proto.pack(proto.HEARTBEAT, proto.KIND_BURRITO, b"\x02" * 6, 5, 9, (1, 2, 3, 4, 5, 6, 7, 8, 9))
+    assert proto.unpack(old_hb)[6] == (1, 2, 3, 4, 5, 6, 7, 8, 9)
