@@ -150,7 +150,8 @@ def _ack_for(packet: bytes) -> bytes:
 
 
 def test_node_resends_events_with_backoff_until_acked() -> None:
-    clock, sent = FakeClock(), []
+    clock = FakeClock()
+    sent: list[bytes] = []
     node = proto.Node(MAC, proto.KIND_BURRITO, 5, clock, sent.append, resend_us=50_000, heartbeat_us=10**12)
     node.poll()  # first heartbeat goes out at once
     sent.clear()
@@ -177,7 +178,8 @@ def test_node_bounds_its_queue_and_counts_what_it_gives_up() -> None:
 
 
 def test_node_answers_time_sync_with_receive_and_send_times() -> None:
-    clock, sent = FakeClock(), []
+    clock = FakeClock()
+    sent: list[bytes] = []
     node = proto.Node(MAC, proto.KIND_BURRITO, 5, clock, sent.append)
     req = proto.seal(proto.pack(proto.TSYNC_REQ, proto.KIND_HOST, MAC, 9, 1, (123,)))
     assert node.on_packet(req, rx_us=777) == proto.TSYNC_REQ
