@@ -14,6 +14,10 @@ still there when the capture closes. Memory is fixed at boot: at 833 Hz the ring
 on, 26.7 KB, 24 KB and under 100 KB). A trace that does
 not fit is dropped and counted (``dropped``, reported in heartbeats), never blocks events.
 
+Bounds (protocol 1.3): the ring's time only runs forward (a back-dated sample is kept at the newest time, counted in
+``backsteps``), so a chunk's dt never goes negative; a trace that needs more chunks than the one-byte count holds keeps
+its newest ``MAX_CHUNKS`` and is counted in ``cut`` (the node flags its last chunk and the heartbeat reports the count).
+
 No ``typing``, no dataclasses, only ``struct`` formats MicroPython's ``ustruct`` knows.
 """
 
