@@ -11,7 +11,11 @@ firmware would. A device added with ``gyro=True`` is one whose gyroscope is on (
 angular rate, feeds it to its detector, says so in HELLO and sends its traces as TRACE6 chunks. ``truth`` records what really happened, for tests and benchmarks.
 
 Everything runs on one thread (an event loop over a heap of due actions plus ``select`` on the pty), so no locks are
-needed inside; the public methods hand work to that thread through a queue.
+needed inside; the public methods hand work to that thread through a queue. The thread is a supervised part ("virtual
+devices"): an exception in the loop is logged once and the loop restarts with the devices as they were.
+
+A device has one sensor: a trace played while an earlier one is still playing on the same device takes over from its
+start (the earlier one stops there), so the device's sample stream runs forward in time as a real sensor's does.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_bridge.firmware import proto, tracebuf
+from firmware_bridge.supervise import Supervised
 from firmware_bridge.tracefile import Row
 
 KIND_CODES = {"burrito": proto.KIND_BURRITO, "badge": proto.KIND_BADGE}
@@ -117,8 +122,7 @@ class VirtualTable:
         self._heap: list = []
         self._count = itertools.count()
         self._cmds: queue.Queue = queue.Queue()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.part: Supervised | None = None
         self._mac_serial = itertools.count(1)
         self.relay = self._new_relay()
 
@@ -187,15 +191,13 @@ class VirtualTable:
 
     def start(self) -> VirtualTable:
         self._open_pty()
-        self._thread = threading.Thread(target=self._run, name="virtual-table", daemon=True)
-        self._thread.start()
+        self.part = Supervised("virtual devices", self._run, backoff=(0.05, 2.0)).start()
         self.call(self._boot_all)
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
+        if self.part is not None:
+            self.part.stop()
         self._close_pty()
         if self.link is not None:
             try:
@@ -268,17 +270,19 @@ class VirtualTable:
         def begin() -> None:
             det = Detector(dev.kind, dev.params or None)
             base = dev.device_us(t0)
-            dev._trace.append((det, iter(rows), t0, base, [None]))
+            for tr in dev._trace:
+                tr[5][0] = min(tr[5][0], t0)  # one sensor: the earlier trace ends where this one starts
+            dev._trace.append((det, iter(rows), t0, base, [None], [float("inf")]))
 
         self.call(begin)
 
     def _feed_traces(self, now: float) -> None:
         for dev in self.devices.values():
             for tr in list(dev._trace):
-                det, it, t0, base, nxt = tr
+                det, it, t0, base, nxt, until = tr
                 while True:
                     row = nxt[0] if nxt[0] is not None else next(it, None)
-                    if row is None:
+                    if row is None or t0 + row[0] / 1e6 >= until[0]:
                         dev._trace.remove(tr)
                         break
                     if t0 + row[0] / 1e6 > now:
@@ -417,8 +421,8 @@ class VirtualTable:
                 if self.wire_times.get((name, seq), 1.0) == 0.0:
                     self.wire_times[(name, seq)] = self.clock()
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
             while True:
                 try:
                     self._cmds.get_nowait()()
@@ -439,7 +443,7 @@ class VirtualTable:
                 wait = max(0.0, min(wait, self._heap[0][0] - self.clock()))
             master = self._master
             if master is None:
-                time.sleep(wait)
+                stop.wait(wait)
                 continue
             try:
                 ready, _, _ = select.select([master], [], [], wait)

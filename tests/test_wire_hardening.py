@@ -299,4 +299,4 @@ def test_garbage_truncated_and_merged_frames_never_raise_out_of_the_reader(garba
     rx.send(event_frame(mac, 5, boot=boot))
     rx.pump(lambda r: 5 in r.acks(mac, boot=boot))
     assert host.counters["handler_errors"] == 0
-    assert host.link._thread is not None and host.link._thread.is_alive()
+    assert host.link.part is not None and host.link.part.alive

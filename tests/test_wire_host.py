@@ -47,10 +47,10 @@ def rig(tmp_path) -> Iterator[tuple[FakeReceiver, DeviceHost, PairingStore]]:
 def synced_device(rx: FakeReceiver, host: DeviceHost, store: PairingStore, n: int) -> bytes:
     """Pair a device, announce it, and answer time-sync until the host trusts its clock."""
     mac = bytes((2, 0, 0, 0, 0, n))
-    store.pair(mac, "burrito", seat=n)
+    name = store.pair(mac, "burrito", seat=n).name
     rx.sync_macs.add(mac)
     rx.send(frame(proto.HELLO, mac, 1, (1, 0, 0, 1, 800)))
-    rx.pump(lambda r: any(h.name == store.get(mac).name and h.synced for h in host.health()))
+    rx.pump(lambda r: any(h.name == name and h.synced for h in host.health()))
     return mac
 
 
@@ -102,7 +102,8 @@ def test_pairing_window_pairs_the_shaken_device_and_persists_it(rig, tmp_path) -
     paired = host.wait_paired(3)
     assert paired is not None and paired.name == "badge-1" and paired.seat == 4
     rx.pump(lambda r: 3 in r.acks(newbie))
-    assert PairingStore(tmp_path / "pairings.json").get(newbie).seat == 4
+    saved = PairingStore(tmp_path / "pairings.json").get(newbie)
+    assert saved is not None and saved.seat == 4
     links = [e for e in drain(host.events) if isinstance(e, LinkEvent) and e.state == "paired"]
     assert [e.device for e in links] == ["badge-1"]
 

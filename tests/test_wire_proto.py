@@ -150,7 +150,8 @@ def _ack_for(packet: bytes) -> bytes:
 
 
 def test_node_resends_events_with_backoff_until_acked() -> None:
-    clock, sent = FakeClock(), []
+    clock = FakeClock()
+    sent: list[bytes] = []
     node = proto.Node(MAC, proto.KIND_BURRITO, 5, clock, sent.append, resend_us=50_000, heartbeat_us=10**12)
     node.poll()  # first heartbeat goes out at once
     sent.clear()
@@ -177,7 +178,8 @@ def test_node_bounds_its_queue_and_counts_what_it_gives_up() -> None:
 
 
 def test_node_answers_time_sync_with_receive_and_send_times() -> None:
-    clock, sent = FakeClock(), []
+    clock = FakeClock()
+    sent: list[bytes] = []
     node = proto.Node(MAC, proto.KIND_BURRITO, 5, clock, sent.append)
     req = proto.seal(proto.pack(proto.TSYNC_REQ, proto.KIND_HOST, MAC, 9, 1, (123,)))
     assert node.on_packet(req, rx_us=777) == proto.TSYNC_REQ
@@ -258,7 +260,7 @@ def test_protocol_md_worked_examples_match_the_code() -> None:
     assert proto.trace_samples(expected[-2]) == [(1_000_000, 1000, 0, 2000), (1_001_200, 1001, 0, 2000)]
     assert proto.trace_samples(expected[-1]) == [(2_000_000, 0, 0, 1000, 500, -250, 10000),
                                                  (2_001_200, 1, 0, 1000, 501, -250, 32767)]
-    assert "version 1.2" in text and proto.PROTO_VERSION == 1
+    assert "version 1.3" in text and proto.PROTO_VERSION == 1
 
 
 def test_relay_carries_only_burritos_and_badges_from_the_radio() -> None:
@@ -280,3 +282,30 @@ def test_node_gives_up_messages_older_than_the_dedupe_window() -> None:
     node.poll()
     assert not node.pending and node.gave_up == 1
     assert proto.MAX_SEQ_AGE < proto.DEDUPE_WINDOW
+
+
+def test_a_1_2_host_reads_a_1_3_devices_heartbeat_and_cut_trace_as_ordinary_traffic() -> None:
+    """PROTOCOL.md section 8, 1.3 with older peers: a 1.2 reader (the 1.0 layout, or the 1.1 one when the payload is
+    long enough; header flag bits it does not know ignored) reads a 1.3 heartbeat's first nine fields exactly and a
+    cut trace's last chunk as a plain chunk, and a 1.3 reader takes a 1.2 heartbeat without the new field."""
+    import struct
+
+    def read_1_2(body: bytes) -> tuple:
+        mtype = body[1]
+        fmt_10 = proto.PAYLOADS[mtype]
+        fmt_11 = fmt_10 + "HH" if mtype == proto.HEARTBEAT else fmt_10
+        fmt = fmt_11 if len(body) - proto.HEADER_LEN >= struct.calcsize(fmt_11) else fmt_10
+        return struct.unpack_from(fmt, body, proto.HEADER_LEN)
+
+    sent: list[bytes] = []
+    node = proto.Node(b"\x02" * 6, proto.KIND_BURRITO, 5, lambda: 123_456_789, sent.append)
+    node.gave_up, node.traces_dropped = 70_000, 3  # past its 16 bits: wraps
+    node.heartbeat()
+    body = proto.unseal(sent[-1])
+    new = proto.unpack(body)[6]
+    assert read_1_2(body) == new[:9] and len(new) == 10 and new[6] == 70_000 - 65_536
+    chunk = proto.pack(proto.TRACE, proto.KIND_BURRITO, b"\x02" * 6, 5, 9, (3, 254, 255, 1000),
+                       flags=proto.FLAG_TRACE_CUT, tail=bytes(8))
+    assert read_1_2(chunk) == (3, 254, 255, 1000) and proto.unpack(chunk)[2] == proto.FLAG_TRACE_CUT
+    old_hb = proto.pack(proto.HEARTBEAT, proto.KIND_BURRITO, b"\x02" * 6, 5, 9, (1, 2, 3, 4, 5, 6, 7, 8, 9))
+    assert proto.unpack(old_hb)[6] == (1, 2, 3, 4, 5, 6, 7, 8, 9)

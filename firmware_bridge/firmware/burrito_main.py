@@ -14,6 +14,9 @@ reboot comes back with the version the host pushed (it reports the version in HE
 Gyroscope (protocol 1.2, ``GYRO``): on, every sample carries the angular rate (rad/s) to ``Detector.feed`` and into
 the trace ring, HELLO says so (``proto.CAP_GYRO``) and traces go as TRACE6 chunks. Set ``GYRO = False`` to run the
 accelerometer alone, exactly as firmware 1.1 did (a 1.1 host acknowledges only TRACE chunks: PROTOCOL.md section 8).
+Protocol 1.3: a trace too long for 255 chunks goes out cut and flagged, and the heartbeat counts cut traces (both in
+``proto``/``tracebuf``). The loop never ends on an exception (an I2C glitch, a radio error): it is counted and the
+loop goes on; ``MAX_LOOP_ERRORS`` in a row reset the board, which then boots afresh as after a power cycle.
 """
 
 import json
@@ -27,7 +30,7 @@ import proto
 import tracebuf
 from detector import Detector
 
-FW = (1, 2, 0)
+FW = (1, 3, 0)
 GYRO = True  # the LSM6DSO's gyroscope on (about 0.5 mA more); False: accelerometer only
 PARAMS_FILE = "params.json"
 CHANNEL = 1
@@ -36,6 +39,7 @@ I2C_SDA = 8  # docs/devices.md wiring
 I2C_SCL = 9
 BATTERY_ADC = 1  # LiPo through a 1:2 divider
 LOOP_SLEEP_MS = 2
+MAX_LOOP_ERRORS = 500  # failed loop passes in a row (about a second of nothing but errors): reset the board
 
 
 def _load_peer():
@@ -122,31 +126,43 @@ def run(kind="burrito"):
     node = proto.Node(mac, dkind, boot, clock.now, send, fw=FW, caps=caps, rate_hz=sensor.rate_hz,
                       battery=_battery_reader(), traces=ring, apply_config=apply, params_version=version)
     node.hello()
+    errors = 0
     while True:
-        samples = sensor.read_fifo()
-        if samples:
-            t_last = clock.now()
-            n = len(samples)
-            for i in range(n):
-                s = samples[i]  # (ax, ay, az), or (ax, ay, az, gx, gy, gz) with the gyroscope on
-                t_s = t_last - (n - 1 - i) * period_us
-                ring.add(t_s, *s)
-                for t_us, ev_kind, peak in det.feed(t_s, *s):
-                    node.event(ev_kind, t_us, peak)
-        while True:
-            host, msg = radio.recv(0)
-            if not host:
-                break
-            rx = clock.now()
-            if node.on_packet(msg, rx) == proto.ACK and peer[0] == proto.BROADCAST:
-                peer[0] = bytes(host)
-                radio.add_peer(peer[0])
-                _save_peer(peer[0])
-            entry = radio.peers_table.get(bytes(host))
-            if entry:
-                node.rssi = max(-127, min(127, entry[0]))
-        node.poll()
+        try:
+            _loop_pass(sensor, clock, period_us, ring, det, node, radio, peer)
+            errors = 0
+        except Exception:  # noqa: BLE001 - the device must go on; a run of failures resets it
+            errors += 1
+            if errors >= MAX_LOOP_ERRORS:
+                machine.reset()
         time.sleep_ms(LOOP_SLEEP_MS)
+
+
+def _loop_pass(sensor, clock, period_us, ring, det, node, radio, peer):
+    """One pass: read the FIFO into the ring and the detector, handle the radio, let the node resend and beat."""
+    samples = sensor.read_fifo()
+    if samples:
+        t_last = clock.now()
+        n = len(samples)
+        for i in range(n):
+            s = samples[i]  # (ax, ay, az), or (ax, ay, az, gx, gy, gz) with the gyroscope on
+            t_s = t_last - (n - 1 - i) * period_us
+            ring.add(t_s, *s)
+            for t_us, ev_kind, peak in det.feed(t_s, *s):
+                node.event(ev_kind, t_us, peak)
+    while True:
+        host, msg = radio.recv(0)
+        if not host:
+            break
+        rx = clock.now()
+        if node.on_packet(msg, rx) == proto.ACK and peer[0] == proto.BROADCAST:
+            peer[0] = bytes(host)
+            radio.add_peer(peer[0])
+            _save_peer(peer[0])
+        entry = radio.peers_table.get(bytes(host))
+        if entry:
+            node.rssi = max(-127, min(127, entry[0]))
+    node.poll()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Burrito Table wire protocol, version 1 (document 1.2) -- shared by the firmware and the Pi.
+"""Burrito Table wire protocol, version 1 (document 1.3) -- shared by the firmware and the Pi.
 
 This file is the executable half of ``firmware_bridge/PROTOCOL.md``. It runs unchanged under MicroPython (copied to the
 board as ``proto.py``) and CPython (imported as ``firmware_bridge.firmware.proto``), so devices, the virtual devices and
@@ -60,6 +60,7 @@ CAP_RELAY = 16
 CAP_GYRO = 32  # 1.2: the gyroscope is on: the detector gets the angular rate and traces go as TRACE6
 
 FLAG_RESEND = 1  # header flags bit 0: this packet repeats an earlier one
+FLAG_TRACE_CUT = 2  # 1.3, bit 1 on the last chunk of a trace: it lost its oldest samples (more than 255 chunks' worth)
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 PEAK_NONE = 0xFFFF
@@ -86,19 +87,23 @@ PAYLOADS = {
     CONFIG_ACK: "<HBBB",  # parameter version, part index, part count, status (CFG_*)
     TRACE6: "<HBBQ",  # as TRACE; then 6-axis samples
 }
-# 1.1 appended fields (a 1.0 sender omits them; readers take them when present).
+# Appended fields by minor version (an older sender omits them; readers take every level that is present).
 EXTENSIONS = {
-    HELLO: "<H",  # detector parameter version running (0: firmware defaults)
-    HEARTBEAT: "<HH",  # detector parameter version running, traces dropped (wraps)
+    HELLO: ("<H",),  # 1.1: detector parameter version running (0: firmware defaults)
+    HEARTBEAT: ("<HH",  # 1.1: detector parameter version running, traces dropped (wraps)
+                "<H"),  # 1.3: traces cut (wraps): sent without their oldest samples
 }
 PAYLOAD_LEN = {}
 for _t in PAYLOADS:
     PAYLOAD_LEN[_t] = struct.calcsize(PAYLOADS[_t])
-EXT_LEN = {}
-FULL = {}
-for _t in EXTENSIONS:
-    EXT_LEN[_t] = struct.calcsize(EXTENSIONS[_t])
-    FULL[_t] = PAYLOADS[_t] + EXTENSIONS[_t][1:]
+#: every layout a message type has had, shortest first: [(format, bytes, fields), ...]
+LAYOUTS = {}
+for _t in PAYLOADS:
+    _f = PAYLOADS[_t]
+    LAYOUTS[_t] = [(_f, PAYLOAD_LEN[_t], len(_f) - 1)]
+    for _e in EXTENSIONS.get(_t, ()):
+        _f = _f + _e[1:]
+        LAYOUTS[_t].append((_f, struct.calcsize(_f), len(_f) - 1))
 
 NEEDS_ACK = (HELLO, EVENT, TRACE, TRACE6)
 
@@ -238,16 +243,18 @@ def frame(packet):
 
 
 def _format(mtype, n):
-    """The payload format for ``n`` fields: the 1.1 layout with appended fields, or the 1.0 one."""
-    full = FULL.get(mtype)
-    if full is not None and n == len(full) - 1:
-        return full
+    """The payload format for ``n`` fields: the layout of the minor version that has that many."""
+    for fmt, _size, count in LAYOUTS[mtype]:
+        if count == n:
+            return fmt
     return PAYLOADS[mtype]
 
 
 def pack(mtype, dkind, mac, boot, seq, fields, flags=0, tail=b""):
-    """Build a body: header + payload (fields: PAYLOADS[mtype], or with the 1.1 appended fields) + ``tail``."""
-    return (struct.pack(HEADER, PROTO_VERSION, mtype, dkind, flags, mac, boot, seq)
+    """Build a body: header + payload (fields: PAYLOADS[mtype], or with appended fields) + ``tail``.
+
+    Header numbers are taken modulo their width (boot id 16 bits, sequence 32, flags 8): they wrap by design."""
+    return (struct.pack(HEADER, PROTO_VERSION, mtype, dkind, flags & 0xFF, mac, boot & 0xFFFF, seq & 0xFFFFFFFF)
             + struct.pack(_format(mtype, len(fields)), *fields) + bytes(tail))
 
 
@@ -266,8 +273,9 @@ def unpack(body):
     if len(body) - HEADER_LEN < need:
         raise ProtocolError("short %s payload (%d < %d bytes)" % (MSG_NAMES[mtype], len(body) - HEADER_LEN, need))
     fmt = PAYLOADS[mtype]
-    if mtype in FULL and len(body) - HEADER_LEN >= need + EXT_LEN[mtype]:
-        fmt = FULL[mtype]
+    for layout in LAYOUTS[mtype]:
+        if len(body) - HEADER_LEN >= layout[1]:
+            fmt = layout[0]
     fields = struct.unpack_from(fmt, body, HEADER_LEN)
     if mtype == EVENT and not 1 <= fields[0] <= len(EVENT_KINDS):
         raise ProtocolError("unknown event kind %d" % fields[0])
@@ -352,10 +360,25 @@ def header_mac(packet):
 
 
 def peak_to_mg(peak_g):
+    """g -> milli-g in 0..0xFFFE (0xFFFF means none); NaN reads 0, anything huge the largest value."""
     if peak_g is None:
         return PEAK_NONE
-    mg = int(peak_g * 1000 + 0.5)
-    return 0 if mg < 0 else (PEAK_NONE - 1 if mg >= PEAK_NONE else mg)
+    mg = peak_g * 1000 + 0.5
+    if mg >= PEAK_NONE - 1:
+        return PEAK_NONE - 1
+    if not mg >= 0:
+        return 0
+    return int(mg)
+
+
+def clamp(v, lo, hi):
+    """``v`` as an int within lo..hi: what a field of that width can hold (a reading off its scale pins at the
+    end, it never raises)."""
+    v = int(v)
+    return lo if v < lo else (hi if v > hi else v)
+
+
+U64 = 0xFFFFFFFFFFFFFFFF
 
 
 def mg_to_peak(mg):
@@ -497,7 +520,7 @@ class Node:
         self.traces_dropped = 0
         # 1.1: detector parameters pushed by the host; apply_config(params, version) raises ValueError to reject
         self.apply_config = apply_config
-        self.params_version = params_version
+        self.params_version = clamp(params_version, 0, 0xFFFF)
         self._cfg_version = 0
         self._cfg_parts = {}
 
@@ -520,15 +543,15 @@ class Node:
 
     def hello(self):
         """Announce firmware version, capabilities and parameter version; resent until acked (at boot)."""
-        return self._send_new(HELLO, (self.fw[0], self.fw[1], self.fw[2], self.caps, self.rate_hz,
-                                      self.params_version))
+        return self._send_new(HELLO, (self.fw[0] & 0xFF, self.fw[1] & 0xFF, self.fw[2] & 0xFF, self.caps & 0xFFFF,
+                                      clamp(self.rate_hz, 0, 0xFFFF), self.params_version))
 
     def event(self, kind, t_us, peak_g=None):
         """Queue a detected event stamped with the device time of the sample that caused it (and, with a trace
         buffer, keep the raw samples around it for the host)."""
         if self.traces is not None:
             self.traces.mark(t_us)
-        return self._send_new(EVENT, (EVENT_KINDS.index(kind) + 1, t_us, peak_to_mg(peak_g)))
+        return self._send_new(EVENT, (EVENT_KINDS.index(kind) + 1, clamp(t_us, 0, U64), peak_to_mg(peak_g)))
 
     def _send_traces(self, now):
         """Fill the trace window with the next chunks; give a trace up after TRACE_GIVE_UP_US without an ack."""
@@ -541,23 +564,27 @@ class Node:
             chunk = self.traces.next_chunk()
             if chunk is None:
                 return
-            tid, idx, count, t_first, tail = chunk
+            tid, idx, count, t_first, tail, cut = chunk
             mtype = TRACE6 if self.traces.gyro else TRACE
             seq = self._next_seq()
-            body = pack(mtype, self.dkind, self.mac, self.boot, seq, (tid, idx, count, t_first), tail=tail)
+            body = pack(mtype, self.dkind, self.mac, self.boot, seq, (tid, idx, count, clamp(t_first, 0, U64)),
+                        flags=FLAG_TRACE_CUT if cut else 0, tail=tail)
             self.tpending.append([seq, mtype, body, now + self.resend_us, self.resend_us, now, tid])
             self.sent += 1
             self.send(seal(body))
 
     def heartbeat(self):
+        """Health for the host; every count wraps at its field's width and every reading pins at its ends."""
         mv, pct = (USB_POWERED_MV, UNKNOWN_U8) if self.battery is None else self.battery()
         if self._win_sent:
             self.link_pct = min(100, self._win_acked * 100 // self._win_sent)
             self._win_sent = self._win_acked = 0
         dropped = self.traces_dropped + (self.traces.dropped if self.traces is not None else 0)
-        return self._send_new(HEARTBEAT, (self.now_us(), mv, pct, self.link_pct, self.rssi,
+        cut = self.traces.cut if self.traces is not None else 0
+        return self._send_new(HEARTBEAT, (clamp(self.now_us(), 0, U64), clamp(mv, 0, 0xFFFF), clamp(pct, 0, 0xFF),
+                                          clamp(self.link_pct, 0, 0xFF), clamp(self.rssi, -128, 127),
                                           min(len(self.pending), 255), self.gave_up & 0xFFFF,
-                                          self.params_version, dropped & 0xFFFF))
+                                          self.params_version, dropped & 0xFFFF, cut & 0xFFFF))
 
     def poll(self):
         """Resend what is due and send a heartbeat when due; cheap enough to call every loop."""
@@ -616,7 +643,8 @@ class Node:
                         break
             return ACK
         if mtype == TSYNC_REQ:
-            body = pack(TSYNC_RESP, self.dkind, self.mac, self.boot, self._next_seq(), (fields[0], rx_us, self.now_us()))
+            body = pack(TSYNC_RESP, self.dkind, self.mac, self.boot, self._next_seq(),
+                        (fields[0], clamp(rx_us, 0, U64), clamp(self.now_us(), 0, U64)))
             self.sent += 1
             self.send(seal(body))
             return TSYNC_REQ

@@ -12,11 +12,12 @@ import sys
 import time
 
 import espnow
+import machine
 import micropython
 import network
 import proto
 
-FW = (1, 1, 0)
+FW = (1, 3, 0)
 CHANNEL = 1
 
 
@@ -53,17 +54,24 @@ def run():
     relay = proto.Relay(sta.config("mac"), int.from_bytes(os.urandom(2), "little"), clock.now, to_host, to_radio,
                         fw=FW)
     relay.node.hello()
+    errors = 0
     while True:
-        while True:
-            host, msg = radio.recv(0)
-            if not host:
-                break
-            relay.from_radio(bytes(host), msg)
-        if poller.poll(1):
-            data = usb_in.read(1)
-            if data:
-                relay.from_host(data, clock.now())
-        relay.node.poll()
+        try:  # the loop never ends on an exception; a run of them resets the board (as burrito_main does)
+            while True:
+                host, msg = radio.recv(0)
+                if not host:
+                    break
+                relay.from_radio(bytes(host), msg)
+            if poller.poll(1):
+                data = usb_in.read(1)
+                if data:
+                    relay.from_host(data, clock.now())
+            relay.node.poll()
+            errors = 0
+        except Exception:  # noqa: BLE001
+            errors += 1
+            if errors >= 500:
+                machine.reset()
 
 
 run()

@@ -14,6 +14,10 @@ still there when the capture closes. Memory is fixed at boot: at 833 Hz the ring
 on, 26.7 KB, 24 KB and under 100 KB). A trace that does
 not fit is dropped and counted (``dropped``, reported in heartbeats), never blocks events.
 
+Bounds (protocol 1.3): the ring's time only runs forward (a back-dated sample is kept at the newest time, counted in
+``backsteps``), so a chunk's dt never goes negative; a trace that needs more chunks than the one-byte count holds keeps
+its newest ``MAX_CHUNKS`` and is counted in ``cut`` (the node flags its last chunk and the heartbeat reports the count).
+
 No ``typing``, no dataclasses, only ``struct`` formats MicroPython's ``ustruct`` knows.
 """
 
@@ -31,12 +35,20 @@ REC6 = 16  # with the gyroscope on: then gx, gy, gz in milli-rad/s
 SAMPLES_PER_CHUNK = 27  # fills a 250-byte packet (proto.TRACE_MAX_SAMPLES)
 SAMPLES_PER_CHUNK6 = 15  # fills a 250-byte packet with 6-axis samples (proto.TRACE6_MAX_SAMPLES)
 MAX_DT = 0xFFFF  # a longer gap between two samples starts a new chunk (dt is a u16)
+MAX_CHUNKS = 255  # the chunk count is one byte: a trace that needs more keeps its newest 255 chunks and says "cut"
+MAX_STEP_US = 0x7FFFFFFF  # a longer pause between samples empties the ring (32-bit stamps could no longer be told apart)
 
 
 def to_milli(v):
-    """g -> milli-g, or rad/s -> milli-rad/s, as a signed 16-bit value (clipped at +-32767)."""
-    m = int(v * 1000 + (0.5 if v >= 0 else -0.5))
-    return -32767 if m < -32767 else (32767 if m > 32767 else m)
+    """g -> milli-g, or rad/s -> milli-rad/s, as a signed 16-bit value (clipped at +-32767; NaN reads 0)."""
+    m = v * 1000
+    if m >= 32767:
+        return 32767
+    if m <= -32767:
+        return -32767
+    if m != m:
+        return 0
+    return int(m + (0.5 if m >= 0 else -0.5))
 
 
 to_mg = to_milli
@@ -62,15 +74,28 @@ class TraceBuffer:
         self.max_traces = max_traces
         self.capture = None  # [start_us, end_us]
         self.marks = []  # event stamps the open capture could not take
-        self.ready = []  # [trace id, bytes of ring records, [(first record, full t of it), ...]]
+        self.ready = []  # [trace id, bytes of ring records, [(first record, full t of it), ...], cut]
         self._cur = None  # the trace being sent: ready entry + [next chunk index]
         self.next_id = 1
         self.dropped = 0
         self.traces = 0
+        self.cut = 0  # traces sent without their oldest samples: they needed more than MAX_CHUNKS chunks
+        self.backsteps = 0  # samples stamped before the newest one, kept at the newest one's time
 
     def add(self, t_us, ax, ay, az, gx=None, gy=None, gz=None):
         """One sample (device time in us, acceleration in g, and with ``gyro`` the angular rate in rad/s, which it
-        then needs); closes the capture once a sample passes its end."""
+        then needs); closes the capture once a sample passes its end.
+
+        The ring's time only runs forward: a sample stamped before the newest (a FIFO back-dated past the last read)
+        is kept at the newest one's time, so chunks never step back. After a pause longer than ``MAX_STEP_US`` the
+        ring starts empty, as 32-bit stamps that far apart could no longer be ordered."""
+        newest = self.newest
+        if newest is not None:
+            if t_us < newest:
+                t_us = newest
+                self.backsteps += 1
+            elif t_us - newest > MAX_STEP_US:
+                self.count = 0
         if self.gyro:
             if gx is None or gy is None or gz is None:
                 raise ValueError("this trace buffer keeps the angular rate: a sample without it")
@@ -115,7 +140,14 @@ class TraceBuffer:
             if len(self.ready) >= self.max_traces:
                 self.dropped += 1
             else:
-                self.ready.append([self.next_id, data, self._bounds(data, t_first)])
+                bounds = self._bounds(data, t_first)
+                cut = len(bounds) > MAX_CHUNKS
+                if cut:  # keep the newest chunks: they hold the event and what followed it
+                    first = bounds[len(bounds) - MAX_CHUNKS][0]
+                    data = data[first * self.rec:]
+                    bounds = [(i - first, t) for i, t in bounds[len(bounds) - MAX_CHUNKS:]]
+                    self.cut += 1
+                self.ready.append([self.next_id, data, bounds, cut])
                 self.next_id = (self.next_id % 0xFFFF) + 1
                 self.traces += 1
         marks, self.marks = self.marks, []
@@ -130,16 +162,17 @@ class TraceBuffer:
         """The ring records with start <= t <= end, oldest first, and the full time of the first."""
         if self.count == 0:
             return b"", 0
-        newest = self.newest
-        low_newest = newest & 0xFFFFFFFF
+        t = self.newest
+        prev_low = t & 0xFFFFFFFF
         first = last = -1
         t_first = 0
         k = 0
         rec = self.rec
-        while k < self.count:  # newest to oldest
+        while k < self.count:  # newest to oldest; each step back is under 2**31 us (``add``), so exact
             i = (self.head - 1 - k) % self.n
             low = struct.unpack_from("<I", self.ring, i * rec)[0]
-            t = newest - ((low_newest - low) & 0xFFFFFFFF)
+            t -= (prev_low - low) & 0xFFFFFFFF
+            prev_low = low
             if t < start:
                 break
             if t <= end:
@@ -175,13 +208,14 @@ class TraceBuffer:
         return bounds
 
     def next_chunk(self):
-        """(trace id, chunk index, chunk count, full time of its first sample, sample bytes) or None; the samples are
-        TRACE's ``<Hhhh`` or, with ``gyro``, TRACE6's ``<Hhhhhhh``."""
+        """(trace id, chunk index, chunk count, full time of its first sample, sample bytes, cut) or None; the samples
+        are TRACE's ``<Hhhh`` or, with ``gyro``, TRACE6's ``<Hhhhhhh``; ``cut`` is true on the last chunk of a trace
+        that lost its oldest samples (``MAX_CHUNKS``)."""
         if self._cur is None:
             if not self.ready:
                 return None
             self._cur = self.ready.pop(0) + [0]
-        tid, data, bounds, k = self._cur
+        tid, data, bounds, cut, k = self._cur
         count = len(bounds)
         b, t0 = bounds[k]
         rec = self.rec
@@ -201,8 +235,8 @@ class TraceBuffer:
         if k + 1 >= count:
             self._cur = None  # every chunk is out (the node holds the packets until acked): free the copy
         else:
-            self._cur[3] = k + 1
-        return tid, k, count, t0, bytes(tail)
+            self._cur[4] = k + 1
+        return tid, k, count, t0, bytes(tail), cut and k + 1 >= count
 
     def drop(self, tid):
         """The host never acknowledged a chunk of trace ``tid``: stop sending the rest of it."""

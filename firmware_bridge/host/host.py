@@ -31,12 +31,14 @@ from firmware_bridge.host.pairing import Pairing, PairingStore
 from firmware_bridge.host.params import load_params
 from firmware_bridge.host.status import DEFAULT, StatusWriter, default_status_path
 from firmware_bridge.host.tracestore import TraceRecord, prune
+from firmware_bridge.supervise import Supervised
 
 RECEIVER = "receiver"
 HOST_MAC = b"\x00\x00\x00\x00\x00\x00"
 DEDUPE_WINDOW = proto.DEDUPE_WINDOW  # devices never resend older than proto.MAX_SEQ_AGE
 MAX_BOOTS = 4  # boots remembered per device, so a late frame of an earlier boot is known for what it is
 MAX_PARTIAL_TRACES = 4  # traces per device being reassembled at once
+MAX_UNPAIRED_SEEN = 64  # unpaired MACs listed by name; more (noise, a crowded venue) are only counted
 RECENT_EVENTS = 64  # delivered events kept per device, to list in the traces that cover them
 
 
@@ -75,6 +77,7 @@ class DeviceHealth:
     traces_dropped: int = 0
     stale: int = 0
     gyro: bool = False  # its HELLO says the gyroscope is on (capability bit 32, protocol 1.2)
+    traces_cut: int = 0  # traces it sent without their oldest samples (heartbeat, protocol 1.3; wraps at 65536)
 
 
 class _Boot:
@@ -88,15 +91,20 @@ class _Boot:
         self.top = 0  # highest seq of any frame of this boot
 
     def is_duplicate(self, seq: int) -> bool:
-        return seq in self.seen or seq <= self.max_seq - DEDUPE_WINDOW
+        """Seen, or further behind the newest than any resend can be. Sequence numbers wrap at 2**32: "behind" is
+        serial-number arithmetic, so a device that has sent four billion messages is still heard."""
+        if seq in self.seen:
+            return True
+        behind = (self.max_seq - seq) & 0xFFFFFFFF
+        return DEDUPE_WINDOW <= behind < 0x80000000
 
     def remember(self, seq: int) -> None:
         self.seen.add(seq)
-        if seq > self.max_seq:
+        if 0 < (seq - self.max_seq) & 0xFFFFFFFF < 0x80000000:
             self.max_seq = seq
         if len(self.seen) > 2 * DEDUPE_WINDOW:  # amortised: at most one prune per DEDUPE_WINDOW events
-            floor = self.max_seq - DEDUPE_WINDOW
-            self.seen = {s for s in self.seen if s > floor}
+            top = self.max_seq
+            self.seen = {s for s in self.seen if (top - s) & 0xFFFFFFFF < DEDUPE_WINDOW}
 
 
 class _Device:
@@ -123,11 +131,13 @@ class _Device:
         self.cfg_state = ""
         self.cfg_next = 0.0
         self.cfg_interval = 0.0
-        # (boot, trace id) -> (chunk count, when first seen, chunks by index, message type: TRACE or TRACE6)
-        self.partial: dict[tuple[int, int], tuple[int, float, dict[int, list], int]] = {}
+        # (boot, trace id) -> (chunk count, when first seen, chunks by index, message type: TRACE or TRACE6,
+        # [whether its last chunk says the trace was cut])
+        self.partial: dict[tuple[int, int], tuple[int, float, dict[int, list], int, list[bool]]] = {}
         self.recent: deque[DeviceEvent] = deque(maxlen=RECENT_EVENTS)
         self.traces = 0
         self.traces_dropped = 0
+        self.traces_cut = 0
 
     @property
     def boot(self) -> int | None:
@@ -145,7 +155,7 @@ class _Device:
                             s.offset_us, s.drift_ppm, s.accepted, s.rejected_rtt + s.rejected_outlier, s.accepted_rtt_us,
                             self.events, self.duplicates, self.deferred, self.malformed, self.device_pending,
                             self.device_gave_up, self.boot, uptime, self.params_version, self.cfg_state,
-                            self.traces, self.traces_dropped, self.stale, self.gyro)
+                            self.traces, self.traces_dropped, self.stale, self.gyro, self.traces_cut)
 
     def boot_of(self, boot: int, mtype: int, seq: int, flags: int) -> tuple[_Boot, bool]:
         """The boot state a frame belongs to, and whether it is the current boot.
@@ -210,7 +220,7 @@ class DeviceHost:
         self.stats = {"frames": 0, "malformed": 0, "duplicate": 0, "unpaired": 0, "deferred_unsynced": 0,
                       "events": 0, "acks_sent": 0, "tsync_sent": 0, "kind_mismatch": 0, "write_failures": 0,
                       "stale": 0, "trace_chunks": 0, "traces": 0, "traces_incomplete": 0, "config_sent": 0,
-                      "trace_write_failures": 0, "params_errors": 0}
+                      "trace_write_failures": 0, "params_errors": 0, "traces_cut": 0}
         self._config: tuple[int, dict[str, float], list[bytes]] | None = None
         self.trace_dir = Path(trace_dir) if trace_dir is not None else None
         self.on_trace: list[Callable[[TraceRecord], None]] = []
@@ -223,20 +233,19 @@ class DeviceHost:
         self.status = StatusWriter(path) if path is not None else None  # type: ignore[arg-type]
         self.link = SerialLink(port, self.process, self._link_up, self._link_down, clock=clock, retry_s=retry_s)
         self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
+        self.part: Supervised | None = None  # the tick loop, supervised as "device host"
 
     # ------------------------------------------------------------ lifecycle
 
     def start(self) -> DeviceHost:
         self.link.start()
-        self._ticker = threading.Thread(target=self._tick_loop, name="device-host tick", daemon=True)
-        self._ticker.start()
+        self.part = Supervised("device host", self._tick_loop, stop=self._stop, backoff=(0.05, 2.0)).start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join(timeout=2.0)
+        if self.part is not None:
+            self.part.stop()
         self.link.stop()
         if self.status is not None:
             self.status.remove()
@@ -353,9 +362,7 @@ class DeviceHost:
         pairing = self.pairings.get(mac)
         if pairing is None:
             if not self._try_pair(mtype, mac, kind, boot, seq, fields, t):
-                self.stats["unpaired"] += 1
-                key = proto.mac_str(mac)
-                self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
+                self._unpaired(mac)
             return
         if pairing.kind != kind:
             self.stats["kind_mismatch"] += 1
@@ -374,6 +381,17 @@ class DeviceHost:
             self._on_stale(dev, b, mtype, seq, fields, body, t)
             return
         self._seen(dev, t)
+        self._on_current(dev, b, mtype, mac, boot, seq, fields, body, t)
+
+    def _unpaired(self, mac: bytes) -> None:
+        self.stats["unpaired"] += 1
+        key = proto.mac_str(mac)
+        if key in self.unpaired_seen or len(self.unpaired_seen) < MAX_UNPAIRED_SEEN:
+            self.unpaired_seen[key] = self.unpaired_seen.get(key, 0) + 1
+
+    def _on_current(self, dev: _Device, b: _Boot, mtype: int, mac: bytes, boot: int, seq: int, fields: tuple,
+                    body: bytes, t: float) -> None:
+        """A frame of the device's current boot, by type."""
         if mtype == proto.EVENT:
             self._on_event(dev, b, seq, fields)
         elif mtype == proto.TRACE or mtype == proto.TRACE6:
@@ -386,18 +404,7 @@ class DeviceHost:
             else:
                 b.sync.add(t1, t2, t3, t4)
         elif mtype == proto.HEARTBEAT:
-            _t, mv, pct, link, rssi, pending, gave_up = fields[:7]
-            dev.battery_mv = None if mv == proto.USB_POWERED_MV else mv
-            dev.battery_pct = None if pct == proto.UNKNOWN_U8 else pct
-            dev.link_pct = None if link == proto.UNKNOWN_U8 else link
-            dev.rssi = None if rssi == proto.UNKNOWN_RSSI else rssi
-            dev.device_pending, dev.device_gave_up = pending, gave_up
-            if len(fields) > 7:
-                self._params_reported(dev, fields[7])
-                dev.traces_dropped = fields[8]
-            if b.sync.synced:  # on table time, or not at all: an arrival time proves nothing
-                self.events.put(HeartbeatEvent(b.sync.to_host_us(_t) / 1e6, dev.name, dev.kind, pending, gave_up,
-                                               dev.battery_pct, dev.link_pct))
+            self._on_heartbeat(dev, b, fields)
         elif mtype == proto.HELLO:
             dev.firmware = "%d.%d.%d" % fields[:3]
             dev.rate_hz = fields[4]
@@ -407,6 +414,23 @@ class DeviceHost:
             self._ack(mac, mtype, boot, seq)
         elif mtype == proto.CONFIG_ACK:
             self._on_config_ack(dev, fields)
+
+    def _on_heartbeat(self, dev: _Device, b: _Boot, fields: tuple) -> None:
+        """Health fields of the 1.0 layout, then whatever later minor versions appended (1.1, 1.3)."""
+        _t, mv, pct, link, rssi, pending, gave_up = fields[:7]
+        dev.battery_mv = None if mv == proto.USB_POWERED_MV else mv
+        dev.battery_pct = None if pct == proto.UNKNOWN_U8 else pct
+        dev.link_pct = None if link == proto.UNKNOWN_U8 else link
+        dev.rssi = None if rssi == proto.UNKNOWN_RSSI else rssi
+        dev.device_pending, dev.device_gave_up = pending, gave_up
+        if len(fields) > 7:
+            self._params_reported(dev, fields[7])
+            dev.traces_dropped = fields[8]
+        if len(fields) > 9:
+            dev.traces_cut = fields[9]
+        if b.sync.synced:  # on table time, or not at all: an arrival time proves nothing
+            self.events.put(HeartbeatEvent(b.sync.to_host_us(_t) / 1e6, dev.name, dev.kind, pending, gave_up,
+                                           dev.battery_pct, dev.link_pct))
 
     def _on_stale(self, dev: _Device, b: _Boot, mtype: int, seq: int, fields: tuple, body: bytes, t: float) -> None:
         """A late frame of an earlier boot: it may still carry an event that boot never got acked, on that boot's
@@ -484,20 +508,22 @@ class DeviceHost:
                 oldest = min(dev.partial, key=lambda k: dev.partial[k][1])
                 del dev.partial[oldest]
                 self.stats["traces_incomplete"] += 1
-            entry = dev.partial[key] = (count, self.clock(), {}, mtype)
+            entry = dev.partial[key] = (count, self.clock(), {}, mtype, [False])
         if entry[0] != count or entry[3] != mtype:
             self._malformed(dev)  # the chunk count of one trace cannot change, nor whether it carries the rate
             return
         entry[2][idx] = proto.trace_samples(body)
+        if body[3] & proto.FLAG_TRACE_CUT:
+            entry[4][0] = True
         b.remember(seq)
         self.stats["trace_chunks"] += 1
         self._ack(dev.mac, mtype, b.boot, seq)
         if len(entry[2]) == count:
             del dev.partial[key]
-            samples = sorted(s for chunk in entry[2].values() for s in chunk)
-            self._trace_done(dev, b, tid, samples)
+            samples = [s for k in range(count) for s in entry[2][k]]  # chunk order: the device's order
+            self._trace_done(dev, b, tid, samples, entry[4][0])
 
-    def _trace_done(self, dev: _Device, b: _Boot, tid: int, samples: list) -> None:
+    def _trace_done(self, dev: _Device, b: _Boot, tid: int, samples: list, cut: bool = False) -> None:
         s = b.sync
         first, last = samples[0][0], samples[-1][0]
         host_first = s.to_host_us(first) / 1e6 if s.synced else None
@@ -509,9 +535,11 @@ class DeviceHost:
                           [(s[0], s[1] / 1000.0, s[2] / 1000.0, s[3] / 1000.0) for s in samples],
                           host_first, per_us, events,
                           [(s[4] / 1000.0, s[5] / 1000.0, s[6] / 1000.0) for s in samples] if len(samples[0]) == 7
-                          else [])
+                          else [], cut)
         dev.traces += 1
         self.stats["traces"] += 1
+        if cut:
+            self.stats["traces_cut"] += 1
         if self.trace_dir is not None:
             try:
                 rec.save(self.trace_dir)
@@ -674,8 +702,8 @@ class DeviceHost:
                 devs.append(self._receiver)
             return min((d.next_sync for d in devs), default=float("inf"))
 
-    def _tick_loop(self) -> None:
+    def _tick_loop(self, stop: threading.Event) -> None:
         wait = self.tick_s
-        while not self._stop.wait(wait):
+        while not stop.wait(wait):
             self.tick()
             wait = max(0.001, min(self.tick_s, self._next_due() - self.clock()))

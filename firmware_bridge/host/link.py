@@ -4,7 +4,8 @@ The port is named as pyserial URL: ``hwgrep://303a:1001`` (first port whose hard
 again after every replug even if it comes back as another ttyACM) or a path such as ``/dev/ttyACM0`` or a
 symlink. The reader is the loop of ``serial.threaded.ReaderThread``, widened so that any OSError (USB gone, pty hung
 up) ends the connection instead of killing the thread, and put inside a retry loop that reopens the port every
-``retry_s`` -- so the program survives an unplug and is reading again within about ``retry_s`` of the replug.
+``retry_s`` -- so the program survives an unplug and is reading again within about ``retry_s`` of the replug. The
+loop is a supervised part ("receiver link"): anything else it raises is logged once and the loop restarts.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import time
 from collections.abc import Callable
 
 import serial
+
+from firmware_bridge.supervise import Supervised
 
 BAUD = 921600  # USB CDC ignores it; a UART bridge on the receiver would use it
 
@@ -37,7 +40,7 @@ class SerialLink:
         self._ser: serial.SerialBase | None = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.part: Supervised | None = None
         self.connects = 0
         self.disconnects = 0
         self.write_failures = 0
@@ -49,8 +52,7 @@ class SerialLink:
         return self._ser is not None
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name=f"serial-reader {self.url}", daemon=True)
-        self._thread.start()
+        self.part = Supervised("receiver link", self._run, stop=self._stop, backoff=(0.05, 2.0)).start()
 
     def stop(self) -> None:
         self._stop.set()
@@ -60,8 +62,8 @@ class SerialLink:
                 ser.cancel_read()
             except Exception:  # noqa: BLE001 - best effort wake-up; the read timeout ends it anyway
                 pass
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
+        if self.part is not None:
+            self.part.stop()
         self._close("stopped")
 
     def write(self, data: bytes) -> bool:
@@ -101,8 +103,8 @@ class SerialLink:
         self.disconnects += 1
         self.on_down(reason)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
             ser = self._ser
             if ser is None:
                 if not self._open():

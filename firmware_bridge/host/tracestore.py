@@ -77,6 +77,7 @@ class TraceRecord:
     host_per_us: float  # host seconds per device microsecond (1e-6 times 1 + drift)
     events: list[dict[str, Any]] = field(default_factory=list)  # {"kind", "t_us", "t" (host s), "seq"}
     gyro: list[tuple[float, float, float]] = field(default_factory=list)
+    cut: bool = False  # the device sent it without its oldest samples (more than 255 chunks' worth; protocol 1.3)
 
     @property
     def stem(self) -> str:
@@ -102,6 +103,8 @@ class TraceRecord:
                "events": self.events, "samples": [list(s) for s in self.samples]}
         if self.gyro:  # only then: files of accelerometer-only traces stay as they were
             doc["gyro"] = [list(g) for g in self.gyro]
+        if self.cut:  # likewise: only a cut trace says so
+            doc["cut"] = True
         tmp.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
         os.replace(tmp, path)
         return path
@@ -127,7 +130,7 @@ class TraceRecord:
             first = doc["host_t_first"]
             return cls(str(doc["device"]), str(doc["kind"]), int(doc["boot"]), int(doc["trace_id"]),
                        int(doc["rate_hz"]), samples, None if first is None else float(first),
-                       float(doc["host_per_us"]), list(doc.get("events", [])), gyro)
+                       float(doc["host_per_us"]), list(doc.get("events", [])), gyro, doc.get("cut") is True)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, TraceStoreError):
                 raise
