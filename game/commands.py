@@ -41,6 +41,11 @@ def add_commands(subparsers: Any) -> None:
     record.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds to wait between events")
     record.set_defaults(func=cmd_record)
 
+    games = subparsers.add_parser(
+        "games", help="list the installed games: version and status (a plugin that does not load says why)")
+    games.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
+    games.set_defaults(func=cmd_games)
+
 
 def play_by_play(cues: Iterable[Cue], players: dict[int, Player] | None = None) -> list[str]:
     """The readable lines: announcements, and notes in brackets, with the table time; seats by their players' names."""
@@ -111,6 +116,24 @@ def _replay_journal(args: argparse.Namespace) -> int:
         return exc.status
     lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
     return _run(lines, f"{args.journal} game {game_id}", args.json, args.evidence)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """Every entry point of the game plugin group, loaded or not: a maker sees at once which package is broken."""
+    from game.registry import GAMES
+
+    rows = [{"game": p.name, "title": p.game.title if p.game else "", "distribution": p.distribution,
+             "version": p.version, "status": "ok" if p.ok else p.cause} for p in GAMES.plugins()]
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+        return 0
+    table = [("GAME", "TITLE", "PACKAGE", "VERSION", "STATUS")]
+    table += [(r["game"], r["title"], r["distribution"], r["version"], r["status"]) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    for row in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])
+    return 0
 
 
 def cmd_record(args: argparse.Namespace) -> int:
