@@ -131,8 +131,8 @@ def cmd_games(args: argparse.Namespace) -> int:
     table = [("GAME", "TITLE", "PACKAGE", "VERSION", "STATUS")]
     table += [(r["game"], r["title"], r["distribution"], r["version"], r["status"]) for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(4)]
-    for row in table:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4])
+    for cells in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(cells[:4], widths)) + "  " + cells[4])
     return 0
 
 
