@@ -19,6 +19,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from game.rules.base import bound
+
 #: Modules that contribute subcommands with ``add_commands(subparsers)``.
 COMMAND_MODULES = (
     "game.commands",
@@ -34,8 +36,6 @@ class Parser(argparse.ArgumentParser):
     """argparse with a one-line refusal: a bad option is bad input like any other (exit 2, one stderr line)."""
 
     def error(self, message: str) -> NoReturn:
-        from game.rules.base import bound
-
         self.exit(2, bound(f"{self.prog}: {message} (see {self.prog} --help)", 400) + "\n")
 
 
@@ -107,6 +107,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         print(f"{command}: interrupted", file=sys.stderr)
         return 130
+    except RuntimeError as exc:
+        pygame = sys.modules.get("pygame")
+        if pygame is None or not isinstance(exc, pygame.error):
+            raise
+        # SDL could not do what the machine was asked (save a screenshot into a missing folder, open a display): its
+        # message names the file or the device
+        _silence_stdout()
+        print(f"{command}: {bound(str(exc), 400)}", file=sys.stderr)
+        return 1
     except OSError as exc:
         if exc.filename is not None or exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
             raise  # a file a command did not handle: a fault of ours, to be seen and fixed where it happens

@@ -76,7 +76,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from game.table.runner import run_play
 
     try:
-        return run_play(args)
+        return run_play(args, out=sys.stdout)  # today's stdout, not the one at import (runner's default)
     except ValueError as exc:
         print(f"burrito-table: play: {exc}", file=sys.stderr)
         return 2
@@ -86,7 +86,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from game.table.runner import run_demo
 
     try:
-        return run_demo(args)
+        return run_demo(args, out=sys.stdout)  # today's stdout, not the one at import (runner's default)
     except ValueError as exc:
         print(f"burrito-table: demo: {exc}", file=sys.stderr)
         return 2
