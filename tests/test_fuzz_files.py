@@ -325,7 +325,6 @@ def damaged_wav(draw: st.DrawFn, seed: bytes) -> bytes:
     return Blob(data)
 
 
-@pytest.mark.slow
 def test_fuzzed_voice_clips_never_stop_the_announcer(home: Path) -> None:
     """A damaged clip in the voice cache is a phrase not spoken (or spoken after a fresh render), logged: the
     announcer thread goes on and the next phrase is spoken. Needs espeak-ng (tests/install-system-deps.sh)."""
