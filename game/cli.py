@@ -86,6 +86,9 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; each handler returns the process exit status."""
     command = "burrito-table"
+    if sys.stdout is None:  # started with standard output closed (``>&-``): there is nowhere to say anything
+        print(f"{command}: cannot write standard output: it is closed", file=sys.stderr)
+        return 1
     try:
         parser = build_parser()
         try:

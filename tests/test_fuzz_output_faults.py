@@ -112,6 +112,14 @@ def test_head_1_and_dev_full_through_the_shell_leave_no_traceback(argv: list[str
         f"burrito-table {argv[0]}: cannot write standard output: No space left on device"], full.stderr
 
 
+def test_a_closed_stdout_is_one_line_and_exit_1() -> None:
+    """``burrito-table bom >&-``: Python starts with no ``sys.stdout`` at all; the command says so and stops."""
+    done = subprocess.run(["sh", "-c", f"{sys.executable} -m game bom >&-"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 1 and done.stderr.splitlines() == [
+        "burrito-table: cannot write standard output: it is closed"], done.stderr
+
+
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "game", "record", TTB, "--journal", str(tmp_path / "j.db"),
                              "--pace", "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
