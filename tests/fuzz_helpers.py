@@ -79,13 +79,17 @@ class Outcome:
         return f"burrito-table {' '.join(self.argv)[:600]} -> {self.status}\nstderr: {self.err[-3000:]}"
 
 
-def run_cli(argv: list[str], stdin: str = "") -> Outcome:
-    """``burrito-table ARGV`` in-process: status, stdout, stderr (an escaping exception fails the test as it is)."""
+def run_cli(argv: list[str], stdin: str = "", cwd: Path | None = None) -> Outcome:
+    """``burrito-table ARGV`` in-process: status, stdout, stderr (an escaping exception fails the test as it is).
+
+    It runs in ``cwd``: a fuzzed relative path (``--svg x``) is written there, never into the work tree."""
     out, err = io.StringIO(), io.StringIO()
     import sys
 
-    old_stdin = sys.stdin
+    old_stdin, old_cwd = sys.stdin, os.getcwd()
     sys.stdin = io.StringIO(stdin)
+    if cwd is not None:
+        os.chdir(cwd)
     try:
         with redirect_stdout(out), redirect_stderr(err), time_limit(HANG_S):
             try:
@@ -94,6 +98,7 @@ def run_cli(argv: list[str], stdin: str = "") -> Outcome:
                 raise AssertionError(f"SystemExit({exc.code!r}) escaped main for {argv}") from None
     finally:
         sys.stdin = old_stdin
+        os.chdir(old_cwd)
     return Outcome(argv, status, out.getvalue(), err.getvalue())
 
 
@@ -101,24 +106,28 @@ def snapshot(paths: list[Path]) -> dict[Path, bytes | None]:
     return {p: (p.read_bytes() if p.is_file() else None) for p in paths}
 
 
-def check_promise(argv: list[str], inputs: list[Path], *, name: str | None = None,
+def check_promise(argv: list[str], inputs: list[Path], *, cwd: Path | None = None, name: str | None = None,
                   outputs: Sequence[Path] = (), lines_may_be_many: bool = False, stdin: str = "") -> Outcome:
     """Run ``argv`` and hold it to the bad-input promise.
 
     ``inputs`` must be byte-identical afterwards whatever happened; ``outputs`` (a journal ``record`` may write) only
     when the command refused. ``name``: what the one stderr line of a refusal must contain (the file's path).
+    ``cwd``: where it runs (default: the first file's folder), so a relative path it writes stays in the case.
     ``lines_may_be_many``: a command documented to list every problem (the pin map): each line names the file.
     """
     before = snapshot([*inputs, *outputs])
+    files = [*inputs, *outputs]
+    assert cwd is not None or files, "a case needs a folder to run in"
+    cwd = cwd if cwd is not None else files[0].parent
     try:
-        return _held(argv, inputs, before, name=name, outputs=outputs, many=lines_may_be_many, stdin=stdin)
+        return _held(argv, inputs, before, name=name, outputs=outputs, many=lines_may_be_many, stdin=stdin, cwd=cwd)
     except AssertionError as exc:
         raise AssertionError(f"{exc}{keep([*inputs, *outputs])}") from None
 
 
 def _held(argv: list[str], inputs: list[Path], before: dict[Path, bytes | None], *, name: str | None,
-          outputs: Sequence[Path], many: bool, stdin: str) -> Outcome:
-    done = run_cli(argv, stdin)
+          outputs: Sequence[Path], many: bool, stdin: str, cwd: Path | None) -> Outcome:
+    done = run_cli(argv, stdin, cwd)
     assert "Traceback" not in done.out and "Traceback" not in done.err, str(done)
     assert done.status in (0, 1, 2), str(done)
     if done.status != 0:
