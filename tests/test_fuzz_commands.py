@@ -163,3 +163,15 @@ def test_every_command_is_fuzzed() -> None:
     """The list comes from the parser: ``burrito-table --help``'s commands, and ``traces``' own."""
     assert {"replay", "record", "games", "demo", "play", "stats", "venue", "pins", "doctor", "bom", "detect",
             "devices", "pair", "virtual-table", "traces record", "traces push"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("flags", [["--speed", "1e-300"], ["--speed", "nan"], ["--speed", "inf"],
+                                   ["--max-seconds", "nan"], ["--max-seconds", "0"]])
+def test_a_demo_pace_that_would_never_end_is_refused_before_it_starts(home: Path, flags: list[str]) -> None:
+    """Found by the fuzzer: one step at ``--speed 1e-300`` waits longer than the machine lasts, and a ``nan`` time
+    limit is never passed. Both are bad input: exit 2, one line, nothing opened."""
+    folder = home / "cases" / str(next(_cases))
+    folder.mkdir(parents=True)
+    done = check_promise(["demo", "--headless", "--mute", "--journal", str(folder / "j.db"), *flags], [], cwd=folder)
+    assert done.status == 2 and done.err.startswith("burrito-table: demo: --") and flags[1] in done.err, done
+    assert not (folder / "j.db").exists()
