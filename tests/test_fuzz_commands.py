@@ -175,3 +175,12 @@ def test_a_demo_pace_that_would_never_end_is_refused_before_it_starts(home: Path
     done = check_promise(["demo", "--headless", "--mute", "--journal", str(folder / "j.db"), *flags], [], cwd=folder)
     assert done.status == 2 and done.err.startswith("burrito-table: demo: --") and flags[1] in done.err, done
     assert not (folder / "j.db").exists()
+
+
+def test_a_pin_map_name_of_5000_characters_is_one_bounded_line(home: Path) -> None:
+    """Found by the fuzzer: ``pins --config`` echoed a 5,000-character name whole. Each problem line is bounded:
+    the name's ends and its length."""
+    folder = home / "cases" / str(next(_cases))
+    folder.mkdir(parents=True)
+    done = check_promise(["pins", "--config", "x" * 5000], [], cwd=folder)
+    assert done.status == 2 and len(done.err) < 500 and "characters left out" in done.err, done
