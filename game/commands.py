@@ -17,7 +17,7 @@ from game.journal import Journal, JournaledTable, JournalError
 from game.log import LogError, read_log, run_log
 from game.referee.evidence import evidence_lines
 from game.registry import game_for
-from game.rules.base import Cue, RuleInputError
+from game.rules.base import Cue, RuleInputError, bound
 from game.rules.players import Player, name_seats
 
 
@@ -98,7 +98,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             # Read it all first: bad input must leave stdout empty.
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
+        print(bound(f"burrito-table: {args.file}: cannot read: {_why(exc)}"), file=sys.stderr)
         return 2
     return _run(lines, args.file, args.json, args.evidence)
 
@@ -116,6 +116,13 @@ def _replay_journal(args: argparse.Namespace) -> int:
         return exc.status
     lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
     return _run(lines, f"{args.journal} game {game_id}", args.json, args.evidence)
+
+
+def _why(exc: OSError | UnicodeDecodeError) -> str:
+    """What went wrong, without the file name again (it leads the line already)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return exc.strerror or str(exc)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -156,7 +163,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             raise LogError(1, "empty log: no setup line", args.file)
         checked, _ = run_log(lines, args.file)  # every line checked before anything is written
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
+        print(bound(f"burrito-table: {args.file}: cannot read: {_why(exc)}"), file=sys.stderr)
         return 2
     except LogError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)

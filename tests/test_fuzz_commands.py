@@ -184,3 +184,11 @@ def test_a_pin_map_name_of_5000_characters_is_one_bounded_line(home: Path) -> No
     folder.mkdir(parents=True)
     done = check_promise(["pins", "--config", "x" * 5000], [], cwd=folder)
     assert done.status == 2 and len(done.err) < 500 and "characters left out" in done.err, done
+
+
+def test_a_log_name_of_5000_characters_is_one_bounded_line(home: Path) -> None:
+    """``replay`` of a name too long for the file system: one line of a few hundred characters, exit 2."""
+    folder = home / "cases" / str(next(_cases))
+    folder.mkdir(parents=True)
+    done = check_promise(["replay", "y" * 5000], [], cwd=folder)
+    assert done.status == 2 and len(done.err) < 500 and "File name too long" in done.err, done
