@@ -17,7 +17,7 @@ from game.journal import Journal, JournaledTable, JournalError
 from game.log import LogError, read_log, run_log
 from game.referee.evidence import evidence_lines
 from game.registry import game_for
-from game.rules.base import Cue, RuleInputError
+from game.rules.base import Cue, RuleInputError, bound
 from game.rules.players import Player, name_seats
 
 
@@ -40,6 +40,11 @@ def add_commands(subparsers: Any) -> None:
     record.add_argument("--journal", metavar="DB", required=True, help="the SQLite journal file")
     record.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds to wait between events")
     record.set_defaults(func=cmd_record)
+
+    games = subparsers.add_parser(
+        "games", help="list the installed games: version and status (a plugin that does not load says why)")
+    games.add_argument("--json", action="store_true", help="one JSON object per game instead of a table")
+    games.set_defaults(func=cmd_games)
 
 
 def play_by_play(cues: Iterable[Cue], players: dict[int, Player] | None = None) -> list[str]:
@@ -93,7 +98,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             # Read it all first: bad input must leave stdout empty.
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
+        print(bound(f"burrito-table: {args.file}: cannot read: {_why(exc)}"), file=sys.stderr)
         return 2
     return _run(lines, args.file, args.json, args.evidence)
 
@@ -111,6 +116,31 @@ def _replay_journal(args: argparse.Namespace) -> int:
         return exc.status
     lines = [json.dumps(setup)] + [json.dumps(e) for e in events]
     return _run(lines, f"{args.journal} game {game_id}", args.json, args.evidence)
+
+
+def _why(exc: OSError | UnicodeDecodeError) -> str:
+    """What went wrong, without the file name again (it leads the line already)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return exc.strerror or str(exc)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """Every entry point of the game plugin group, loaded or not: a maker sees at once which package is broken."""
+    from game.registry import GAMES
+
+    rows = [{"game": p.name, "title": p.game.title if p.game else "", "distribution": p.distribution,
+             "version": p.version, "status": "ok" if p.ok else p.cause} for p in GAMES.plugins()]
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+        return 0
+    table = [("GAME", "TITLE", "PACKAGE", "VERSION", "STATUS")]
+    table += [(r["game"], r["title"], r["distribution"], r["version"], r["status"]) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    for cells in table:
+        print("  ".join(cell.ljust(w) for cell, w in zip(cells[:4], widths)) + "  " + cells[4])
+    return 0
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -133,7 +163,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             raise LogError(1, "empty log: no setup line", args.file)
         checked, _ = run_log(lines, args.file)  # every line checked before anything is written
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"burrito-table: {args.file}: cannot read: {exc}", file=sys.stderr)
+        print(bound(f"burrito-table: {args.file}: cannot read: {_why(exc)}"), file=sys.stderr)
         return 2
     except LogError as exc:
         print(f"burrito-table: {exc}", file=sys.stderr)

@@ -249,27 +249,26 @@ class Journal:
 def _connect_read_only(path: str) -> sqlite3.Connection:
     """A connection that cannot change the journal and never creates a file.
 
-    ``mode=ro`` first. Two cases need more. A table that was killed leaves its ``-wal`` behind, and the first
-    reader must rebuild the WAL index, which a ``mode=ro`` connection may not do: then ``mode=rw`` (which still
-    never creates a file) with ``query_only``, so SQLite recovers the index and we write nothing. A read-only
-    copy in a folder we cannot write, with no ``-wal`` beside it (no table is writing to it), is read with
-    ``immutable``.
+    A journal with no ``-wal`` beside it has no table writing to it (a table keeps its ``-wal`` while open) and
+    none killed mid-game: it is read with ``immutable``, so the reader leaves no ``-wal`` or ``-shm`` of its own
+    beside it (a WAL reader makes both and, unable to checkpoint, never removes them). With a ``-wal``: ``mode=ro``
+    first; a table that was killed leaves its ``-wal`` behind, and the first reader must rebuild the WAL index,
+    which a ``mode=ro`` connection may not do: then ``mode=rw`` (which still never creates a file) with
+    ``query_only``, so SQLite recovers the index and we write nothing.
     """
     base = f"file:{quote(os.path.abspath(path))}"
+    if not os.path.exists(path + "-wal"):
+        return sqlite3.connect(base + "?mode=ro&immutable=1", uri=True, isolation_level=None)
     db = sqlite3.connect(base + "?mode=ro", uri=True, isolation_level=None)
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
         db.close()
-        if os.path.exists(path + "-wal"):
-            db = sqlite3.connect(base + "?mode=rw", uri=True, isolation_level=None)
-            db.execute("PRAGMA query_only = 1")
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return db
-        if os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
-            raise
-        return sqlite3.connect(base + "?mode=ro&immutable=1", uri=True, isolation_level=None)
+        db = sqlite3.connect(base + "?mode=rw", uri=True, isolation_level=None)
+        db.execute("PRAGMA query_only = 1")
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
 
 
 def _describe(exc: sqlite3.Error) -> str:

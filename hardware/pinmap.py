@@ -83,7 +83,19 @@ class Problem:
     what: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.what}"
+        return _bounded(f"{self.where}: {self.what}")
+
+
+#: the longest problem line: a 5,000-character file name or TOML key is shown by its ends and its length
+LINE_LIMIT = 400
+
+
+def _bounded(line: str) -> str:
+    """One line of at most about ``LINE_LIMIT`` characters (hardware may not import ``game.rules.base.bound``)."""
+    line = line.replace("\n", " ").replace("\r", " ")
+    if len(line) <= LINE_LIMIT:
+        return line
+    return f"{line[:LINE_LIMIT - 100]} ...({len(line) - LINE_LIMIT + 60} characters left out)... {line[-40:]}"
 
 
 class PinMapError(Exception):

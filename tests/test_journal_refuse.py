@@ -228,6 +228,16 @@ def test_replay_opens_the_journal_read_only_and_changes_nothing(tmp_path):
     assert digest(db) == before
 
 
+def test_replay_and_stats_leave_nothing_beside_a_closed_journal(tmp_path):
+    """A read writes nothing: no ``-wal`` or ``-shm`` of the reader's own is left beside a journal no table holds."""
+    db = tmp_path / "j.db"
+    assert cli("record", DEMOS["zombie-burrito"], "--journal", str(db)).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.db"]
+    assert cli("replay", "--journal", str(db), "--evidence").returncode == 0
+    assert cli("stats", "--journal", str(db), "--json").returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.db"]
+
+
 def test_a_journal_that_cannot_be_switched_to_wal_is_refused():
     """SQLite keeps a private temporary database (an empty path) in ``delete`` mode whatever is asked: the answer
     to ``journal_mode=WAL`` is read, not assumed. Only ``:memory:``, a journal that keeps nothing by design, may stay

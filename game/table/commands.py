@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -76,17 +77,36 @@ def cmd_play(args: argparse.Namespace) -> int:
     from game.table.runner import run_play
 
     try:
-        return run_play(args)
+        return run_play(args, out=sys.stdout)  # today's stdout, not the one at import (runner's default)
     except ValueError as exc:
         print(f"burrito-table: play: {exc}", file=sys.stderr)
         return 2
 
 
+#: table time per wall-clock second a demo may run at: slower than a twentieth is a wait, not a demo (one step of a
+#: 1e-300 speed would outlast the machine); 0 is "as fast as the machine goes"
+SPEEDS = (0.05, 1000.0)
+
+
+def _demo_bounds(args: argparse.Namespace) -> str:
+    """Why the demo's pace or time limit cannot be run, or ""; checked before anything opens."""
+    speed = args.speed
+    if speed is not None and not (speed == 0 or (math.isfinite(speed) and SPEEDS[0] <= speed <= SPEEDS[1])):
+        return f"--speed must be 0 (as fast as possible) or {SPEEDS[0]:g}-{SPEEDS[1]:g} times real time, got {speed:g}"
+    if not (math.isfinite(args.max_seconds) and args.max_seconds > 0):
+        return f"--max-seconds must be a number of seconds > 0, got {args.max_seconds:g}"
+    return ""
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from game.table.runner import run_demo
 
+    why = _demo_bounds(args)
+    if why:
+        print(f"burrito-table: demo: {why}", file=sys.stderr)
+        return 2
     try:
-        return run_demo(args)
+        return run_demo(args, out=sys.stdout)  # today's stdout, not the one at import (runner's default)
     except ValueError as exc:
         print(f"burrito-table: demo: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,3 @@
+"""A game plugin whose ``GAME`` is a dict describing a game, not a ``GameMode``."""
+
+GAME = {"name": "wrong-type", "title": "Wrong Type", "seats": (2, 4)}
