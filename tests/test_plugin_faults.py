@@ -143,3 +143,22 @@ def test_the_registry_keeps_the_good_games_and_names_the_broken_ones(in_process:
     assert main(["replay", DEMOS["zombie-burrito"], "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["game"] == "zombie-burrito" and len(err.splitlines()) == len(BROKEN)
+
+
+def test_the_lobby_says_a_game_plugin_was_not_loaded_while_nobody_has_joined(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host at the table sees that a game is missing and where to look, and the lobby still offers the others."""
+    from game.table.loop import Lobby
+
+    for entry in install(tmp_path / "site", "wrong_type"):
+        monkeypatch.syspath_prepend(entry)
+    registry.refresh()
+    try:
+        lobby = Lobby(panels=4)
+        v = lobby.view("")
+        assert "1 game plugin not loaded: burrito-table games says why" in v.sub
+        assert v.title == "Throw Throw Burrito"
+    finally:
+        monkeypatch.undo()
+        registry.refresh()
+    assert "not loaded" not in Lobby(panels=4).view("").sub

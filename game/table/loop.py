@@ -626,7 +626,7 @@ class Lobby:
         mode = self.mode
         lo, hi = mode.seats
         if not n:
-            sub = "press any button to join"
+            sub = "press any button to join" + _broken_note()
         elif self._fits():
             sub = f"{n} seat{'s' if n != 1 else ''} ready" + " - DUEL on a ready seat starts"
         else:
@@ -634,6 +634,17 @@ class Lobby:
         cursor = self.choices[self.variant][0][1]
         return View("lobby", seats, title=mode.title, options=[v for v, _ in mode.variants], cursor=cursor, sub=sub,
                     hint="BRAWL / WAR: game and variant    hold SET: leave", banner=banner)
+
+
+def _broken_note() -> str:
+    """A game plugin that did not load is left out of the lobby; the host learns of it here, where nobody has joined
+    yet (the one-line causes are on stderr and in `burrito-table games`)."""
+    from game.registry import broken
+
+    bad = broken()
+    if not bad:
+        return ""
+    return f"   ({counted(len(bad), 'game plugin')} not loaded: burrito-table games says why)"
 
 
 MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),

@@ -99,11 +99,12 @@ class Pacer:
             self.start = time.monotonic() - self.steps * STEP_S / self.speed
 
 
-def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
+def run_demo(args: Any, out: TextIO | None = None) -> int:
     """Bots play a complete game in simulation mode; prints the play-by-play and the standings.
 
     ``args.game`` (default: the first game in lobby order) picks the game.
     """
+    out = sys.stdout if out is None else out
     from game.journal import Journal
     from game.registry import GAMES, game_for
     from game.table.clock import SteppedClock
@@ -153,19 +154,7 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
 
     publisher = attach_publisher(app, args, rig.host)  # None without --broker
     bots = mode.bots(app, rig, args.seed, not app.use_referee)
-    print(f"{mode.title}: {_count(n)} bots play {mode.demo_length} in simulation mode", file=out)
-    print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
-    if not mode.uses_devices:  # a card game without burritos: no devices, no referee to claim
-        print(f"  burritos and badges: none ({mode.title} does not use them); no referee calls", file=out)
-    elif app.use_referee:
-        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
-              f" through the device host", file=out)
-        print("  calls: the referee, from the virtual devices' events", file=out)
-    else:
-        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
-              f" through the device host", file=out)
-        print("  calls: the referee (game.referee) is not installed yet, so the bots feed their grabs, throws, hits,"
-              " misses and catches to the table as table events directly", file=out)
+    _demo_intro(mode, app, rig, out)
     print(f"  journal: {journal_path}" + (" (temporary)" if tmp else ""), file=out)
     if sound is not None:
         print(f"  announcer: {sound.voice_note}", file=out)
@@ -196,6 +185,24 @@ def run_demo(args: Any, out: TextIO = sys.stdout) -> int:
         if tmp is not None:
             tmp.cleanup()
     return status
+
+
+def _demo_intro(mode: Any, app: Any, rig: Any, out: TextIO) -> None:
+    """What the demo runs on: which game, the seat buttons, the devices and who makes the calls."""
+    n = mode.demo_seats
+    print(f"{mode.title}: {_count(n)} bots play {mode.demo_length} in simulation mode", file=out)
+    print(f"  seat buttons: gpiozero MockFactory pins ({rig.panels.pinmap.source})", file=out)
+    if not mode.uses_devices:  # a card game without burritos: no devices, no referee to claim
+        print(f"  burritos and badges: none ({mode.title} does not use them); no referee calls", file=out)
+    elif app.use_referee:
+        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
+              f" through the device host", file=out)
+        print("  calls: the referee, from the virtual devices' events", file=out)
+    else:
+        print(f"  burritos and badges: virtual devices over the pty {rig.virtual.slave_name if rig.virtual else '-'}"
+              f" through the device host", file=out)
+        print("  calls: the referee (game.referee) is not installed yet, so the bots feed their grabs, throws, hits,"
+              " misses and catches to the table as table events directly", file=out)
 
 
 def _count(n: int) -> str:
@@ -324,7 +331,7 @@ def _receiver_present(port: str) -> bool:
     return any(True for _ in list_ports.grep(port[len("hwgrep://"):]))
 
 
-def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] | None = None,
+def run_play(args: Any, out: TextIO | None = None, *, clock: Callable[[], float] | None = None,
              driver: Callable[[Any, float], bool] | None = None) -> int:
     """The table: lobby, game, screens, sound; simulation mode when asked or when no GPIO or receiver is found.
 
@@ -332,15 +339,25 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
     now)`` runs at the top of every frame, may post SDL events and move a stepped ``clock`` on, and ends the loop by
     returning False. With a driver the loop never sleeps: the driver sets the pace.
     """
-    import pygame
+    out = sys.stdout if out is None else out
+    checked = _check_play_args(args)
+    if isinstance(checked, int):
+        return checked
+    pinmap, size = checked
+    session = PlaySession(args, out)
+    try:
+        status = session.open(pinmap, clock or time.monotonic)
+        if status is None:
+            screen = open_screen(session.headless, size, fullscreen=not args.windowed)
+            status = session.run(screen, driver)
+        return status
+    finally:
+        session.close()
 
-    from firmware_bridge.host import DeviceHost, PairingStore
-    from game.journal import Journal, JournalError
-    from game.table.loop import DeviceMap, TableApp
-    from game.table.screens import draw
-    from game.table.sim import open_sim
-    from hardware.gpio import FactoryError, make_factory
-    from hardware.panels import open_table
+
+def _check_play_args(args: Any) -> tuple[Any, tuple[int, int] | None] | int:
+    """Everything ``play`` can refuse from its command line alone, before anything is opened or read: (pin map,
+    window size), or the exit status after one line per problem."""
     from hardware.pinmap import PinMapError, load_pinmap
 
     try:
@@ -349,167 +366,295 @@ def run_play(args: Any, out: TextIO = sys.stdout, *, clock: Callable[[], float] 
         for problem in exc.problems:
             print(f"burrito-table: {problem}", file=sys.stderr)
         return 2
-    web = not getattr(args, "no_web", True)
-    if web:
+    try:
+        size = parse_size(args.size) if args.size else None
+    except ValueError as exc:
+        print(f"burrito-table play: {exc}", file=sys.stderr)
+        return 2
+    if not getattr(args, "no_web", True):
         from game.web.run import check_args
 
         check_args(args.web_port, args.web_pin)  # bad input: exit 2 before anything is opened
-    port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
-    sim = args.sim
-    if not sim:
+    return pinmap, size
+
+
+class PlaySession:
+    """The parts ``play`` opens (journal, sound, panels, devices, publisher, phones) and the frame loop over them;
+    ``close`` releases whatever was opened, in reverse order, however far ``open`` got."""
+
+    def __init__(self, args: Any, out: TextIO) -> None:
+        self.args = args
+        self.out = out
+        self.sim = bool(args.sim)
+        self.headless = False
+        self.journal: Any = None
+        self.sound: Any = None
+        self.rig: Any = None
+        self.host: Any = None
+        self.panels: Any = None
+        self.app: Any = None
+        self.publisher: Any = None
+        self.companion: Any = None
+        self.controls: SimControls | None = None
+        self.clock: Callable[[], float] = time.monotonic
+        self.status = 0
+        self._pygame = False
+
+    # ------------------------------------------------------------ opening
+
+    def open(self, pinmap: Any, clock: Callable[[], float]) -> int | None:
+        """Open every part; None when the table is ready, else the exit status (the reason already printed)."""
+        args = self.args
+        self.clock = clock
+        port = args.port or os.environ.get("BURRITO_RECEIVER") or "hwgrep://303a:1001"
+        factory = self._choose_mode(port)
+        reason = None if args.headless else display_reason()
+        self.headless = reason is None
+        if self.headless:
+            go_headless()
+            if not args.headless:
+                print("No display found: running headless (nothing to see; use --headless on purpose).", file=self.out)
+        journal_path = self._open_journal()
+        if journal_path is None:
+            return self.status
+        settings_file, house = self._read_settings()
+        if self._open_sound(house) is not None:
+            return self.status
+        device_map = self._open_hardware(pinmap, port, factory)
+        from game.table.loop import TableApp
+
+        self._pygame = True
+        self.app = TableApp(panels=self.panels, journal=self.journal, clock=clock,
+                            seatmap=list(range(1, pinmap.seats + 1)), devices=self.host, device_map=device_map,
+                            sound=self.sound,
+                            banner="SIMULATION MODE - keys press the seat buttons" if self.sim else "",
+                            settings=house, settings_file=settings_file)
+        self.app.open_lobby()
+        from game.venue.hook import attach_publisher
+
+        self.publisher = attach_publisher(self.app, args, self.host)  # None without --broker
+        if not getattr(args, "no_web", True):
+            from game.web.run import start_companion
+
+            self.companion = start_companion(self.app, host=args.web_host, port=args.web_port, pin=args.web_pin,
+                                             journal_path=str(journal_path), public_url=args.web_url, out=self.out)
+        self.controls = SimControls(self.app, self.rig, clock) if self.rig is not None else None
+        return None
+
+    def _choose_mode(self, port: str) -> Any:
+        """Simulation mode when asked, or when there is no GPIO or no receiver; the pin factory otherwise."""
+        from hardware.gpio import FactoryError, make_factory
+
+        if self.sim:
+            return None
         try:
             factory = make_factory()
-            if type(factory).__name__ == "MockFactory":
-                sim = True
-                print("GPIOZERO_PIN_FACTORY is mock: simulation mode.", file=out)
         except FactoryError as exc:
-            print(f"No GPIO here ({exc}): simulation mode.", file=out)
-            sim = True
-    if not sim and not _receiver_present(port):
-        print(f"No receiver found at {port}: simulation mode.", file=out)
-        sim = True
-    reason = None if args.headless else display_reason()
-    headless = reason is None
-    if headless:
-        go_headless()
-        if not args.headless:
-            print("No display found: running headless (nothing to see; use --headless on purpose).", file=out)
-    journal_path = Path(args.journal or Path.home() / ".local/share/burrito-table/journal.db").expanduser()
-    journal_path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        journal = Journal(str(journal_path))
-    except JournalError as exc:
-        print(f"burrito-table: {exc}", file=sys.stderr)
-        return exc.status  # 2: a damaged or foreign file; 1: read-only, disk full
-    from game.table.host import load_settings
-    from game.table.settings import settings_path
+            print(f"No GPIO here ({exc}): simulation mode.", file=self.out)
+            self.sim = True
+            return None
+        if type(factory).__name__ == "MockFactory":
+            print("GPIOZERO_PIN_FACTORY is mock: simulation mode.", file=self.out)
+            self.sim = True
+        elif not _receiver_present(port):
+            print(f"No receiver found at {port}: simulation mode.", file=self.out)
+            self.sim = True
+        return factory
 
-    settings_file = Path(args.settings).expanduser() if getattr(args, "settings", None) else settings_path()
-    house, problems = load_settings(settings_file)
-    for line in problems:
-        print(f"burrito-table: {line}", file=sys.stderr)
-    sound = None
-    if not args.mute and not headless:
+    def _open_journal(self) -> Path | None:
+        from game.journal import Journal, JournalError
+
+        args = self.args
+        journal_path = Path(args.journal or Path.home() / ".local/share/burrito-table/journal.db").expanduser()
+        try:
+            journal_path.parent.mkdir(parents=True, exist_ok=True)
+            self.journal = Journal(str(journal_path))
+        except JournalError as exc:
+            print(f"burrito-table: {exc}", file=sys.stderr)
+            self.status = exc.status  # 2: a damaged or foreign file; 1: read-only, disk full
+            return None
+        except OSError as exc:
+            print(f"burrito-table: {journal_path.parent}: {exc.strerror or exc}", file=sys.stderr)
+            self.status = 1
+            return None
+        return journal_path
+
+    def _read_settings(self) -> tuple[Path, Any]:
+        from game.table.host import load_settings
+        from game.table.settings import settings_path
+
+        args = self.args
+        settings_file = Path(args.settings).expanduser() if getattr(args, "settings", None) else settings_path()
+        house, problems = load_settings(settings_file)
+        for line in problems:
+            print(f"burrito-table: {line}", file=sys.stderr)
+        return settings_file, house
+
+    def _open_sound(self, house: Any) -> int | None:
+        if self.args.mute or self.headless:
+            return None
         from game.table.sound import AudioDeviceError, Sound
 
         try:
-            sound = Sound.open(device=args.audio_device)  # the voice setting can be switched on at the table
+            self.sound = Sound.open(device=self.args.audio_device)  # the voice setting can be switched on at the table
         except AudioDeviceError as exc:
             print(f"burrito-table: {exc}", file=sys.stderr)
+            self.status = 2
             return 2
-        if sound is not None:
-            off = "" if house.voice or sound.announcer is None else " (voice off in the house settings: jingles)"
-            print(f"Announcer: {sound.voice_note}{off}", file=out)
-    clock = clock or time.monotonic
-    rig = None
-    host = None
-    if sim:
-        rig = open_sim(clock, pinmap)
-        panels, host, device_map = rig.panels, rig.host, rig.device_map
-    else:
-        panels = open_table(pinmap, factory)
-        store = PairingStore(args.pairings or Path.home() / ".config/burrito-table/pairings.json")
-        device_map = DeviceMap({p.name: int(p.name.split("-")[1]) for p in store.all() if p.kind == "burrito"},
-                               {p.name: p.seat for p in store.all() if p.kind == "badge" and p.seat})
+        if self.sound is not None:
+            off = "" if house.voice or self.sound.announcer is None else " (voice off in the house settings: jingles)"
+            print(f"Announcer: {self.sound.voice_note}{off}", file=self.out)
+        return None
+
+    def _open_hardware(self, pinmap: Any, port: str, factory: Any) -> Any:
+        """The seat panels and the device host: simulated (MockFactory pins, virtual devices) or real."""
+        if self.sim:
+            from game.table.sim import open_sim
+
+            self.rig = open_sim(self.clock, pinmap)
+            self.panels, self.host = self.rig.panels, self.rig.host
+            return self.rig.device_map
+        from firmware_bridge.host import DeviceHost, PairingStore
         from firmware_bridge.host.params import default_params_path
         from firmware_bridge.host.tracestore import default_trace_dir
+        from game.table.loop import DeviceMap
+        from hardware.panels import open_table
 
+        self.panels = open_table(pinmap, factory)
+        store = PairingStore(self.args.pairings or Path.home() / ".config/burrito-table/pairings.json")
+        device_map = DeviceMap({p.name: int(p.name.split("-")[1]) for p in store.all() if p.kind == "burrito"},
+                               {p.name: p.seat for p in store.all() if p.kind == "badge" and p.seat})
         # traces for `traces record`; the parameter file `traces push` installs
-        host = DeviceHost(port, store, trace_dir=default_trace_dir(), params_path=default_params_path()).start()
-    app = TableApp(panels=panels, journal=journal, clock=clock, seatmap=list(range(1, pinmap.seats + 1)),
-                   devices=host, device_map=device_map, sound=sound,
-                   banner="SIMULATION MODE - keys press the seat buttons" if sim else "",
-                   settings=house, settings_file=settings_file)
-    app.open_lobby()
-    from game.venue.hook import attach_publisher
+        self.host = DeviceHost(port, store, trace_dir=default_trace_dir(), params_path=default_params_path()).start()
+        return device_map
 
-    publisher = attach_publisher(app, args, host)  # None without --broker
-    companion = None
-    if web:
-        from game.web.run import start_companion
+    # ------------------------------------------------------------ the frame loop
 
-        companion = start_companion(app, host=args.web_host, port=args.web_port, pin=args.web_pin,
-                                    journal_path=str(journal_path), public_url=args.web_url, out=out)
-    controls = SimControls(app, rig, clock) if rig is not None else None
-    screen = open_screen(headless, parse_size(args.size) if args.size else None, fullscreen=not args.windowed)
-    status = 0
-    frames = 0
-    woken = panels.source.woken
-    try:
+    def run(self, screen: Any, driver: Callable[[Any, float], bool] | None) -> int:
+        """Frames until Escape (simulation or a window), the window closes, the menu's shut down, or the driver
+        stops; each frame catches up the fixed steps, draws once and sleeps until the next step or a seat edge."""
+        clock, app = self.clock, self.app
+        woken = self.panels.source.woken
+        frames = 0
         next_step = clock()
         while True:
             if driver is not None and not driver(app, clock()):
                 return 0
-            for ev in pygame.event.get():
-                if ev.type == pygame.QUIT:
-                    return 0
-                if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
-                    name = pygame.key.name(ev.key)
-                    if ev.type == pygame.KEYDOWN and app.host.key(name, ev.unicode):
-                        continue  # typing a name into a lobby name card
-                    if ev.type == pygame.KEYDOWN and name == "escape" and (sim or args.windowed):
-                        return 0
-                    if panels.keyboard is not None and panels.keyboard.key(name, ev.type == pygame.KEYDOWN):
-                        continue
-                    if controls is not None and ev.type == pygame.KEYDOWN:
-                        controls.key(name)
-                elif ev.type == pygame.WINDOWFOCUSLOST and panels.keyboard is not None:
-                    panels.keyboard.release_all()
-            steps = 0
+            if self._events():
+                return 0
             now = clock()
-            if controls is not None:
-                controls.tick(now)
-            edge = woken.is_set()
-            woken.clear()
-            while next_step <= now and steps < MAX_CATCH_UP:
-                app.step(next_step)
-                next_step += STEP_S
-                steps += 1
-            if next_step < now:  # too far behind: drop the backlog rather than spiral
-                next_step = now
-            if edge and steps == 0:
-                app.step(now)  # a button edge woke the loop: show the press in this frame, not at the next tick
-            view = app.view(now)
-            if controls is not None and app.live is not None and app.mode.uses_devices:  # a game with burritos
-                show_sim_keys(view, controls.hint())
-            draw(screen, view)
-            if companion is not None and view.screen == "lobby":
-                companion.draw_lobby(screen, view)
-            if not headless:
-                pygame.display.flip()
+            next_step = self._catch_up(now, next_step, woken)
+            self._draw(screen, now)
+            done = self._requests()
+            if done is not None:
+                return done
+            frames += 1
+            if self.args.max_frames and frames >= self.args.max_frames:
+                return 0
+            delay = next_step - clock()
+            if delay > 0 and driver is None:
+                woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
+
+    def _events(self) -> bool:
+        """SDL's events: keys to name cards, seat keys and sim keys; True when the table should close."""
+        import pygame
+
+        app, panels = self.app, self.panels
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT:
+                return True
+            if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+                name = pygame.key.name(ev.key)
+                down = ev.type == pygame.KEYDOWN
+                if down and app.host.key(name, ev.unicode):
+                    continue  # typing a name into a lobby name card
+                if down and name == "escape" and (self.sim or self.args.windowed):
+                    return True
+                if panels.keyboard is not None and panels.keyboard.key(name, down):
+                    continue
+                if self.controls is not None and down:
+                    self.controls.key(name)
+            elif ev.type == pygame.WINDOWFOCUSLOST and panels.keyboard is not None:
+                panels.keyboard.release_all()
+        return False
+
+    def _catch_up(self, now: float, next_step: float, woken: Any) -> float:
+        """Run the fixed steps due by ``now`` (at most ``MAX_CATCH_UP``); returns when the next one is due."""
+        app = self.app
+        steps = 0
+        if self.controls is not None:
+            self.controls.tick(now)
+        edge = woken.is_set()
+        woken.clear()
+        while next_step <= now and steps < MAX_CATCH_UP:
+            app.step(next_step)
+            next_step += STEP_S
+            steps += 1
+        if next_step < now:  # too far behind: drop the backlog rather than spiral
+            next_step = now
+        if edge and steps == 0:
+            app.step(now)  # a button edge woke the loop: show the press in this frame, not at the next tick
+        return next_step
+
+    def _draw(self, screen: Any, now: float) -> None:
+        import pygame
+
+        from game.table.screens import draw
+
+        app = self.app
+        view = app.view(now)
+        if self.controls is not None and app.live is not None and app.mode.uses_devices:  # a game with burritos
+            show_sim_keys(view, self.controls.hint())
+        draw(screen, view)
+        if self.companion is not None and view.screen == "lobby":
+            self.companion.draw_lobby(screen, view)
+        if not self.headless:
+            pygame.display.flip()
+
+    def _requests(self) -> int | None:
+        """What the table menu asked for this frame; the exit status when it asked to shut down."""
+        app = self.app
+        try:
             for req in app.requests:
                 if req == "restart":
                     app.abandon()
                 elif req == "switch":
                     app.host.switch()
                 elif req == "shutdown":
-                    print("shut down requested from the table menu", file=out)
-                    status = 3 if not sim else 0
-                    return status
+                    print("shut down requested from the table menu", file=self.out)
+                    self.status = 3 if not self.sim else 0
+                    return self.status
+        finally:
             app.requests.clear()
-            frames += 1
-            if args.max_frames and frames >= args.max_frames:
-                return 0
-            delay = next_step - clock()
-            if delay > 0 and driver is None:
-                woken.wait(delay)  # sleeps until the next step, or until a seat edge comes in
-    finally:
-        if publisher is not None:
-            publisher.stop()
-        if companion is not None:
-            companion.stop()
-        if rig is not None:
-            rig.close()
-        else:
-            if host is not None:
-                host.stop()
-            panels.close()
-        journal.close()
-        if sound is not None:
-            sound.close()
-        pygame.quit()
-        from game.table.screens import forget_fonts
+        return None
 
-        forget_fonts()
-        if status == 3 and args.shutdown_command:
-            os.system(args.shutdown_command)  # noqa: S605 - the operator's configured command (kiosk: poweroff)
+    # ------------------------------------------------------------ closing
+
+    def close(self) -> None:
+        """Release what was opened, the phones and the publisher first (they read the table), the journal last."""
+        if self.publisher is not None:
+            self.publisher.stop()
+        if self.companion is not None:
+            self.companion.stop()
+        if self.rig is not None:
+            self.rig.close()
+        else:
+            if self.host is not None:
+                self.host.stop()
+            if self.panels is not None:
+                self.panels.close()
+        if self.journal is not None:
+            self.journal.close()
+        if self.sound is not None:
+            self.sound.close()
+        if self._pygame or self.sound is not None:
+            import pygame
+
+            from game.table.screens import forget_fonts
+
+            pygame.quit()
+            forget_fonts()
+        if self.status == 3 and self.args.shutdown_command:
+            os.system(self.args.shutdown_command)  # noqa: S605 - the operator's configured command (kiosk: poweroff)
+
+
