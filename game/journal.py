@@ -259,13 +259,13 @@ def _connect_read_only(path: str) -> sqlite3.Connection:
     base = f"file:{quote(os.path.abspath(path))}"
     if not os.path.exists(path + "-wal"):
         return sqlite3.connect(base + "?mode=ro&immutable=1", uri=True, isolation_level=None)
-    db = sqlite3.connect(base + "?mode=ro", uri=True, isolation_level=None)
+    db = sqlite3.connect(base + "?mode=ro", uri=True, isolation_level=None, timeout=1.0)
     try:
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
     except sqlite3.OperationalError:
         db.close()
-        db = sqlite3.connect(base + "?mode=rw", uri=True, isolation_level=None)
+        db = sqlite3.connect(base + "?mode=rw", uri=True, isolation_level=None, timeout=1.0)
         db.execute("PRAGMA query_only = 1")
         db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return db
@@ -310,7 +310,9 @@ class JournaledTable:
         return live
 
     def submit(self, obj: dict[str, Any]) -> list[Cue]:
-        """Check an event, journal it durably, then apply it. Bad input raises and writes nothing."""
+        """Check an event, apply it, and journal it durably before its cues take effect: the event is journaled only
+        if the rules accepted it, and a journal that cannot take it leaves the game as it was. Either failure raises,
+        writes nothing and folds the table back to its last good event, so play can carry on from there."""
         event = self.table.check(obj)
         try:
             cues = self.table.advance(event["t"])  # time running on is replayed identically
@@ -320,8 +322,14 @@ class JournaledTable:
         check_state = getattr(self.table.rules, "check_state", None)
         if check_state is not None:
             check_state(self.table.state, event)  # a move illegal right now is refused before it is written
-        self.journal.append(self.game_id, len(self.table.events) + 1, event)
-        cues += self.table.step(event)
+        accepted = len(self.table.events)
+        try:
+            cues += self.table.step(event)
+            self.journal.append(self.game_id, accepted + 1, event)
+        except BaseException:
+            del self.table.events[accepted:]
+            self.table.refold()
+            raise
         self._mark_if_over()
         return cues
 

@@ -103,6 +103,19 @@ class Table:
         self.events.append(event)
         return cues
 
+    def refold(self) -> None:
+        """Back to the state after the accepted events alone, after a step that failed partway (a rules bug, a journal
+        that could not take the event): the rules are pure, so folding the events again gives exactly that state."""
+        state = self.rules.new_state(self.setup)
+        opening = getattr(self.rules, "opening_cues", None)
+        if opening:
+            opening(state)  # as ``start`` did: a game's opening may deal or draw
+        for event in self.events:
+            self.rules.advance(state, event["t"])
+            self.rules.step(state, event)
+        self.state = state
+        self.last_t = self.events[-1]["t"] if self.events else 0.0
+
     def apply(self, event: Event) -> list[Cue]:
         """Advance time to a checked event and apply it."""
         cues = self.advance(event["t"])
