@@ -28,6 +28,7 @@ import pytest
 from game.registry import lobby_choices
 from game.table.loop import MENU_ITEMS
 from game.table.scripted import TWELVE, Script, chord, join_and_start, press, tap, until
+from tests.xdisplay import xvfb
 
 CHOICES = [c for c, _ in lobby_choices()]
 SHUTDOWN = [k for k, _ in MENU_ITEMS].index("shutdown")
@@ -313,26 +314,30 @@ def test_a_challenge_voted_wrong_overturns_the_hit_and_the_bruise_goes_back(tmp_
 def test_xvfb_and_xdotool_smoke(tmp_path: Path) -> None:
     """The real thing once: ``play --sim --windowed`` under Xvfb, keys typed with xdotool, a game started."""
     import shutil
-    import subprocess
-    import time
 
     for tool in ("Xvfb", "xdotool", "xwininfo"):
         assert shutil.which(tool), f"{tool} is missing: run tests/install-system-deps.sh"
-    display = f":{90 + os.getpid() % 400}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with xvfb("800x600x24") as display:
+        play_under_x(display, tmp_path)
+
+
+def play_under_x(display: str, tmp_path: Path) -> None:
+    """Start ``play`` on ``display``, join two panels and call a Duel with xdotool keys, then quit with Escape."""
+    import subprocess
+    import time
+
     env = dict(os.environ, DISPLAY=display)
     env.pop("SDL_VIDEODRIVER", None)
     env.pop("SDL_AUDIODRIVER", None)
     journal = tmp_path / "j.db"
     app = None
     try:
-        time.sleep(0.5)
         app = subprocess.Popen([sys.executable, "-m", "game", "play", "--sim", "--windowed", "--mute", "--size",
                                 "640x360", "--journal", str(journal)], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
         win = ""
-        for _ in range(150):  # the window opens once the virtual devices are up (a few seconds)
+        deadline = time.monotonic() + 60  # the window opens once the virtual devices are up (seconds; more on a
+        while time.monotonic() < deadline:  # core shared with other tests)
             tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
             found = [line.split()[0] for line in tree.splitlines() if '"Burrito Table"' in line]
             if found:
@@ -350,7 +355,8 @@ def test_xvfb_and_xdotool_smoke(tmp_path: Path) -> None:
         key("1", "2", "z")  # panels 1 and 2 join, DUEL starts Throw Throw Burrito
         time.sleep(4.5)
         key("z")  # seat 1 calls a Duel: 1 vs 2
-        for _ in range(50):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
             time.sleep(0.1)
             with sqlite3.connect(journal) as db:
                 if db.execute("SELECT COUNT(*) FROM events").fetchone()[0] >= 1:
@@ -359,13 +365,12 @@ def test_xvfb_and_xdotool_smoke(tmp_path: Path) -> None:
             kinds = [json_event(r[0]) for r in db.execute("SELECT body FROM events ORDER BY seq")]
         assert "declare" in kinds, kinds
         key("Escape")
-        out, _ = app.communicate(timeout=10)
+        out, _ = app.communicate(timeout=60)
         assert app.returncode == 0 and "Traceback" not in out and "failsafe" not in out, out
     finally:
         if app is not None and app.poll() is None:
             app.kill()
-        xvfb.terminate()
-        xvfb.wait(5)
+            app.wait()
 
 
 def json_event(body: str) -> str:

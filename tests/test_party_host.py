@@ -233,11 +233,14 @@ def test_the_demo_speaks_its_calls_where_espeak_ng_is_installed(tmp_path: Path) 
     import subprocess
     import sys
 
-    assert shutil.which("xvfb-run") and shutil.which("espeak-ng"), "run tests/install-system-deps.sh"
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(tmp_path / "cache"))
-    env.pop("SDL_VIDEODRIVER", None)
-    res = subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "game", "demo", "--speed", "8", "--max-seconds", "12"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    from tests.xdisplay import xvfb
+
+    assert shutil.which("espeak-ng"), "espeak-ng is missing: run tests/install-system-deps.sh"
+    with xvfb() as display:
+        env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(tmp_path / "cache"))
+        env.pop("SDL_VIDEODRIVER", None)
+        res = subprocess.run([sys.executable, "-m", "game", "demo", "--speed", "8", "--max-seconds", "12"],
+                             capture_output=True, text=True, env=env, timeout=300)
     assert "announcer: espeak-ng" in res.stdout, res.stdout + res.stderr
     spoken = [line for line in res.stdout.splitlines() if "calls spoken" in line]
     assert spoken and int(spoken[0].split()[1]) >= 3, res.stdout
