@@ -19,10 +19,45 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 #: Modules whose every test is slow (measured over ~10 s each on two shared cores, or a whole game played).
 SLOW_MODULES: frozenset[str] = frozenset({
+    "test_acceptance_play.py",  # every game at every seat count through the real play loop, Xvfb and xdotool
+    "test_soak_play.py",  # random presses for minutes of table time
+    "test_fault_injection.py",  # well over a hundred real SIGKILLs
+    "test_web_browser.py",  # headless Chromium
+    "test_firmware_micropython.py",  # the firmware under MicroPython's WebAssembly port
+    "test_detect_robust.py",  # physics-simulated traces through the detector, most of them seconds each
+    "test_detect_events.py",  # every kind of motion at 400, 833 and 1600 Hz
+    "test_properties_ttb.py",  # hypothesis over whole games
+    "test_app_zb_demo.py",  # a whole Zombie Burrito demo game
 })
 
 #: Single slow tests in modules that are otherwise fast: "module.py::test_name" (any parametrization).
 SLOW_TESTS: frozenset[str] = frozenset({
+    "test_app_demo.py::test_demo_with_no_display_goes_headless_by_itself_and_plays_a_full_game_to_the_standings",
+    "test_app_layout.py::test_every_screen_of_every_game_passes_the_layout_check",
+    "test_app_sound.py::test_the_committed_clips_are_exactly_what_the_generation_script_makes",
+    "test_app_taco.py::test_headless_demo_plays_a_whole_game_at_the_buttons_and_prints_standings",
+    "test_app_taco_mode.py::test_one_person_plays_a_whole_game_by_keyboard_against_bots",
+    "test_detect_cli.py::test_large_file_runs_through_the_cli",
+    "test_detect_detector.py::test_same_motion_at_different_rates_gives_same_events",
+    "test_detect_gyro_files.py::test_detect_feeds_the_gyro_columns_to_the_detector",
+    "test_detect_gyro_files.py::test_plot_draws_the_angular_rate_on_a_second_axis",
+    "test_detect_tune_plot.py::test_tune_cross_validates_prints_before_after_per_kind_and_writes_a_parameter_file",
+    "test_detector_gyro.py::test_a_pickup_from_where_a_trace_began_lying_is_stamped_where_the_hand_took_it",
+    "test_detector_gyro.py::test_with_the_gyroscope_a_let_go_that_swings_the_vector_is_still_a_launch",
+    "test_detector_gyro.py::test_with_the_gyroscope_a_pump_fakes_brake_held_at_1_g_is_no_flight",
+    "test_detector_gyro.py::test_with_the_gyroscope_the_let_go_is_placed_from_the_release_stamp_not_the_candidate",
+    "test_detector_gyro.py::test_with_the_gyroscope_true_throws_are_still_found",
+    "test_fuzz_log.py::test_bytes_spliced_into_a_real_setup_give_a_clean_error_or_a_result",
+    "test_fuzz_log.py::test_json_lines_of_hostile_values_give_a_clean_error_or_a_result",
+    "test_journal.py::test_a_killed_table_resumes_the_unfinished_game_to_exactly_the_same_state",
+    "test_lint.py::test_mypy_finds_nothing",
+    "test_party_host.py::test_the_announcer_says_the_names",
+    "test_party_host.py::test_the_demo_speaks_its_calls_where_espeak_ng_is_installed",
+    "test_tvb_properties.py::test_cards_are_conserved_after_every_event",
+    "test_web_cli.py::test_lobby_codes_sit_apart_on_screen_for_every_table_size",
+    "test_web_cli.py::test_no_web_serves_nothing_and_bad_options_are_one_line",
+    "test_web_cli.py::test_play_serves_the_companion_and_prints_how_to_join",
+    "test_web_security.py::test_spectator_socket_is_read_only_and_public",
 })
 
 
@@ -88,11 +123,13 @@ def _own_home(tmp_path_factory: pytest.TempPathFactory, _worker_dir: Path,
     """
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
-    for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"),
-                     ("XDG_DATA_HOME", ".local/share"), ("XDG_RUNTIME_DIR", "run")):
-        path = home / sub
-        path.mkdir(parents=True, mode=0o700)
-        monkeypatch.setenv(var, str(path))
+    # ~/.config, ~/.cache and ~/.local/share follow HOME once these are unset; they are left for the programs to
+    # create (created beforehand, the X keyboard stopped reaching ``play`` under Xvfb in the xdotool test).
+    for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    run = home / "run"
+    run.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
     for var in ("BURRITO_STATUS", "BURRITO_TRACES", "BURRITO_PARAMS", "BURRITO_RECEIVER", "BURRITO_WEB_PIN",
                 "BURRITO_SEAT_SCREENS"):
         monkeypatch.delenv(var, raising=False)

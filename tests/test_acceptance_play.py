@@ -333,7 +333,9 @@ def play_under_x(display: str, tmp_path: Path) -> None:
     app = None
     try:
         app = subprocess.Popen([sys.executable, "-m", "game", "play", "--sim", "--windowed", "--mute", "--size",
-                                "640x360", "--journal", str(journal)], env=env, stdout=subprocess.PIPE,
+                                "640x360", "--journal", str(journal),
+                                # the companion on a port of its own: never 8080, which a test beside may hold
+                                "--web-host", "127.0.0.1", "--web-port", "0"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
         win = ""
         deadline = time.monotonic() + 60  # the window opens once the virtual devices are up (seconds; more on a
@@ -352,15 +354,17 @@ def play_under_x(display: str, tmp_path: Path) -> None:
                 subprocess.run(["xdotool", "key", "--delay", "120", name], env=env, check=True)
                 time.sleep(0.25)
 
+        def journaled(table: str, timeout: float) -> None:
+            """Wait for a first row in the journal's ``table`` (the table's loop may be slow on a busy core)."""
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and rows(journal, table) == 0:
+                time.sleep(0.1)
+
         key("1", "2", "z")  # panels 1 and 2 join, DUEL starts Throw Throw Burrito
-        time.sleep(4.5)
+        journaled("games", 180)  # started: not a fixed sleep, which a busy core outlasts before the game even starts
+        time.sleep(2.5)  # the opening "3, 2, 1, Burrito!" (2 s of table time, which is real time here)
         key("z")  # seat 1 calls a Duel: 1 vs 2
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            with sqlite3.connect(journal) as db:
-                if db.execute("SELECT COUNT(*) FROM events").fetchone()[0] >= 1:
-                    break
+        journaled("events", 60)
         with sqlite3.connect(journal) as db:
             kinds = [json_event(r[0]) for r in db.execute("SELECT body FROM events ORDER BY seq")]
         assert "declare" in kinds, kinds
@@ -371,6 +375,20 @@ def play_under_x(display: str, tmp_path: Path) -> None:
         if app is not None and app.poll() is None:
             app.kill()
             app.wait()
+
+
+def rows(journal: Path, table: str) -> int:
+    """Rows in one table of a journal another process writes; 0 while it is not there yet (opened read-only, so
+    looking never creates the file)."""
+    from contextlib import closing
+
+    if not journal.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=30)) as db:
+            return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is not written yet
+        return 0
 
 
 def json_event(body: str) -> str:
