@@ -97,9 +97,10 @@ def test_the_announcer_says_the_names(table) -> None:
         app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 3, "options": {"seed": 1},
                    "players": {"1": {"name": "Ana"}, "2": {"name": "Bob"}, "3": {"name": "Cy"}}})
         assert sound.announcer.wait(60)
-        spoken = list(sound.announcer.spoken)
-        assert spoken and spoken[0].endswith("counts: 3, 2, 1, Burrito!") and spoken[0].split("! ")[1].split()[0] in (
-            "Ana", "Bob", "Cy")
+        # Spoken, or dropped as stale: rendered more than STALE_S after the cue, as on a core busy with other tests,
+        # a call is not spoken late. Either way it reached the announcer, and with the names in.
+        said = [p for p in sound.announcer.spoken + sound.announcer.dropped if p.endswith("counts: 3, 2, 1, Burrito!")]
+        assert said and said[0].split("! ")[1].split()[0] in ("Ana", "Bob", "Cy"), sound.announcer.spoken
         assert any(p == "Ana is hit!" for p in sound.announcer.loaded)  # rendered at start, with the names
     finally:
         sound.close()
