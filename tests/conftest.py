@@ -28,6 +28,8 @@ SLOW_MODULES: frozenset[str] = frozenset({
     "test_detect_events.py",  # every kind of motion at 400, 833 and 1600 Hz
     "test_properties_ttb.py",  # hypothesis over whole games
     "test_app_zb_demo.py",  # a whole Zombie Burrito demo game
+    "test_tvb_properties.py",  # hypothesis over whole Taco vs Burrito games
+    "test_zb_properties.py",  # hypothesis over whole Zombie Burrito games
 })
 
 #: Single slow tests in modules that are otherwise fast: "module.py::test_name" (any parametrization).
@@ -53,11 +55,17 @@ SLOW_TESTS: frozenset[str] = frozenset({
     "test_lint.py::test_mypy_finds_nothing",
     "test_party_host.py::test_the_announcer_says_the_names",
     "test_party_host.py::test_the_demo_speaks_its_calls_where_espeak_ng_is_installed",
-    "test_tvb_properties.py::test_cards_are_conserved_after_every_event",
     "test_web_cli.py::test_lobby_codes_sit_apart_on_screen_for_every_table_size",
     "test_web_cli.py::test_no_web_serves_nothing_and_bad_options_are_one_line",
     "test_web_cli.py::test_play_serves_the_companion_and_prints_how_to_join",
     "test_web_security.py::test_spectator_socket_is_read_only_and_public",
+    "test_venue_mqtt.py::test_venue_command_subscribes_stores_and_prints_the_board_and_its_screen_runs_headless",
+    "test_wire_gyro_record.py::test_a_six_axis_trace_recorded_over_the_pty_keeps_its_gyro_columns",
+    "test_wire_hardening.py::test_garbage_truncated_and_merged_frames_never_raise_out_of_the_reader",
+    "test_wire_host.py::test_fuzzed_stream_loses_no_acked_event_and_counts_every_drop",
+    "test_wire_traces.py::test_traces_push_reaches_a_running_table_through_its_parameter_file",
+    "test_wire_virtual.py::test_a_battle_arrives_complete_once_each_and_on_table_time",
+    "test_wire_virtual.py::test_a_device_switched_off_goes_offline_and_back_online_after_reboot",
 })
 
 
