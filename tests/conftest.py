@@ -17,7 +17,8 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-#: Modules whose every test is slow (measured over ~10 s each on two shared cores, or a whole game played).
+#: Modules whose tests are slow: whole games played, or seconds of CPU each. Measured under xdist on two cores shared
+#: with other runs (load 16-25), where these took 5-340 s each; the rest of the suite, ~12 % of its test time.
 SLOW_MODULES: frozenset[str] = frozenset({
     "test_acceptance_play.py",  # every game at every seat count through the real play loop, Xvfb and xdotool
     "test_soak_play.py",  # random presses for minutes of table time
@@ -122,7 +123,7 @@ def _worker_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(autouse=True)
 def _own_home(tmp_path_factory: pytest.TempPathFactory, _worker_dir: Path,
               monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Each test gets its own HOME and XDG directories, as do the programs it starts.
+    """Each test gets its own HOME and XDG_RUNTIME_DIR, as do the programs it starts.
 
     The table keeps its journal, settings, pairings, voice cache, traces and device status file under them
     (``~/.local/share``, ``~/.config``, ``~/.cache``, ``$XDG_RUNTIME_DIR`` or ``/tmp/burrito-table-UID``): shared,
