@@ -61,6 +61,7 @@ SLOW_TESTS: frozenset[str] = frozenset({
     "test_web_cli.py::test_play_serves_the_companion_and_prints_how_to_join",
     "test_web_security.py::test_spectator_socket_is_read_only_and_public",
     "test_venue_mqtt.py::test_venue_command_subscribes_stores_and_prints_the_board_and_its_screen_runs_headless",
+    "test_wire_calibration.py::test_throw_fetch_call_record_push_every_device_reports_the_new_parameters",
     "test_wire_gyro_record.py::test_a_six_axis_trace_recorded_over_the_pty_keeps_its_gyro_columns",
     "test_wire_hardening.py::test_garbage_truncated_and_merged_frames_never_raise_out_of_the_reader",
     "test_wire_host.py::test_fuzzed_stream_loses_no_acked_event_and_counts_every_drop",
