@@ -28,6 +28,7 @@ import pytest
 from game.registry import lobby_choices
 from game.table.loop import MENU_ITEMS
 from game.table.scripted import TWELVE, Script, chord, join_and_start, press, tap, until
+from tests.xdisplay import xvfb
 
 CHOICES = [c for c, _ in lobby_choices()]
 SHUTDOWN = [k for k, _ in MENU_ITEMS].index("shutdown")
@@ -313,26 +314,32 @@ def test_a_challenge_voted_wrong_overturns_the_hit_and_the_bruise_goes_back(tmp_
 def test_xvfb_and_xdotool_smoke(tmp_path: Path) -> None:
     """The real thing once: ``play --sim --windowed`` under Xvfb, keys typed with xdotool, a game started."""
     import shutil
-    import subprocess
-    import time
 
     for tool in ("Xvfb", "xdotool", "xwininfo"):
         assert shutil.which(tool), f"{tool} is missing: run tests/install-system-deps.sh"
-    display = f":{90 + os.getpid() % 400}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with xvfb("800x600x24") as display:
+        play_under_x(display, tmp_path)
+
+
+def play_under_x(display: str, tmp_path: Path) -> None:
+    """Start ``play`` on ``display``, join two panels and call a Duel with xdotool keys, then quit with Escape."""
+    import subprocess
+    import time
+
     env = dict(os.environ, DISPLAY=display)
     env.pop("SDL_VIDEODRIVER", None)
     env.pop("SDL_AUDIODRIVER", None)
     journal = tmp_path / "j.db"
     app = None
     try:
-        time.sleep(0.5)
         app = subprocess.Popen([sys.executable, "-m", "game", "play", "--sim", "--windowed", "--mute", "--size",
-                                "640x360", "--journal", str(journal)], env=env, stdout=subprocess.PIPE,
+                                "640x360", "--journal", str(journal),
+                                # the companion on a port of its own: never 8080, which a test beside may hold
+                                "--web-host", "127.0.0.1", "--web-port", "0"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
         win = ""
-        for _ in range(150):  # the window opens once the virtual devices are up (a few seconds)
+        deadline = time.monotonic() + 60  # the window opens once the virtual devices are up (seconds; more on a
+        while time.monotonic() < deadline:  # core shared with other tests)
             tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
             found = [line.split()[0] for line in tree.splitlines() if '"Burrito Table"' in line]
             if found:
@@ -347,25 +354,41 @@ def test_xvfb_and_xdotool_smoke(tmp_path: Path) -> None:
                 subprocess.run(["xdotool", "key", "--delay", "120", name], env=env, check=True)
                 time.sleep(0.25)
 
+        def journaled(table: str, timeout: float) -> None:
+            """Wait for a first row in the journal's ``table`` (the table's loop may be slow on a busy core)."""
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and rows(journal, table) == 0:
+                time.sleep(0.1)
+
         key("1", "2", "z")  # panels 1 and 2 join, DUEL starts Throw Throw Burrito
-        time.sleep(4.5)
+        journaled("games", 180)  # started: not a fixed sleep, which a busy core outlasts before the game even starts
+        time.sleep(2.5)  # the opening "3, 2, 1, Burrito!" (2 s of table time, which is real time here)
         key("z")  # seat 1 calls a Duel: 1 vs 2
-        for _ in range(50):
-            time.sleep(0.1)
-            with sqlite3.connect(journal) as db:
-                if db.execute("SELECT COUNT(*) FROM events").fetchone()[0] >= 1:
-                    break
+        journaled("events", 60)
         with sqlite3.connect(journal) as db:
             kinds = [json_event(r[0]) for r in db.execute("SELECT body FROM events ORDER BY seq")]
         assert "declare" in kinds, kinds
         key("Escape")
-        out, _ = app.communicate(timeout=10)
+        out, _ = app.communicate(timeout=60)
         assert app.returncode == 0 and "Traceback" not in out and "failsafe" not in out, out
     finally:
         if app is not None and app.poll() is None:
             app.kill()
-        xvfb.terminate()
-        xvfb.wait(5)
+            app.wait()
+
+
+def rows(journal: Path, table: str) -> int:
+    """Rows in one table of a journal another process writes; 0 while it is not there yet (opened read-only, so
+    looking never creates the file)."""
+    from contextlib import closing
+
+    if not journal.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=30)) as db:
+            return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is not written yet
+        return 0
 
 
 def json_event(body: str) -> str:

@@ -44,7 +44,6 @@ def rig_app(tmp_path: Path):
 
 def test_a_mockfactory_press_shows_on_the_very_next_frame_and_a_virtual_hit_becomes_a_bruise(rig_app) -> None:
     """Button to screen, burrito to bruise: the whole path through pins, device host, referee, rules and journal."""
-    pytest.importorskip("game.referee")
     rig, app, clock = rig_app
     app.start(SETUP)
     synced = run(app, clock, 15.0, until=lambda: len([h for h in rig.host.health() if h.synced]) >= 6)

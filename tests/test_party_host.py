@@ -97,9 +97,10 @@ def test_the_announcer_says_the_names(table) -> None:
         app.start({"event": "setup", "game": "throw-throw-burrito", "seats": 3, "options": {"seed": 1},
                    "players": {"1": {"name": "Ana"}, "2": {"name": "Bob"}, "3": {"name": "Cy"}}})
         assert sound.announcer.wait(60)
-        spoken = list(sound.announcer.spoken)
-        assert spoken and spoken[0].endswith("counts: 3, 2, 1, Burrito!") and spoken[0].split("! ")[1].split()[0] in (
-            "Ana", "Bob", "Cy")
+        # Spoken, or dropped as stale: rendered more than STALE_S after the cue, as on a core busy with other tests,
+        # a call is not spoken late. Either way it reached the announcer, and with the names in.
+        said = [p for p in sound.announcer.spoken + sound.announcer.dropped if p.endswith("counts: 3, 2, 1, Burrito!")]
+        assert said and said[0].split("! ")[1].split()[0] in ("Ana", "Bob", "Cy"), sound.announcer.spoken
         assert any(p == "Ana is hit!" for p in sound.announcer.loaded)  # rendered at start, with the names
     finally:
         sound.close()
@@ -233,11 +234,14 @@ def test_the_demo_speaks_its_calls_where_espeak_ng_is_installed(tmp_path: Path) 
     import subprocess
     import sys
 
-    assert shutil.which("xvfb-run") and shutil.which("espeak-ng"), "run tests/install-system-deps.sh"
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(tmp_path / "cache"))
-    env.pop("SDL_VIDEODRIVER", None)
-    res = subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "game", "demo", "--speed", "8", "--max-seconds", "12"],
-                         capture_output=True, text=True, env=env, timeout=120)
+    from tests.xdisplay import xvfb
+
+    assert shutil.which("espeak-ng"), "espeak-ng is missing: run tests/install-system-deps.sh"
+    with xvfb() as display:
+        env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy", XDG_CACHE_HOME=str(tmp_path / "cache"))
+        env.pop("SDL_VIDEODRIVER", None)
+        res = subprocess.run([sys.executable, "-m", "game", "demo", "--speed", "8", "--max-seconds", "12"],
+                             capture_output=True, text=True, env=env, timeout=300)
     assert "announcer: espeak-ng" in res.stdout, res.stdout + res.stderr
     spoken = [line for line in res.stdout.splitlines() if "calls spoken" in line]
     assert spoken and int(spoken[0].split()[1]) >= 3, res.stdout
