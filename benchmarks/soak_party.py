@@ -40,7 +40,7 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -320,12 +320,37 @@ class CrowdHandle:
 # -- the table process: samples, errors, the scenario ----------------------------------------------------------
 
 
+def thread_names() -> dict[str, int]:
+    """How many live threads by name (numbers dropped: ``Thread-7 (run)`` counts as ``Thread- (run)``)."""
+    out: dict[str, int] = {}
+    for t in threading.enumerate():
+        key = "".join(c for c in t.name if not c.isdigit())
+        out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def fd_kinds() -> dict[str, int]:
+    """Open fds by what they are: socket, pipe, anon_inode, pty, file."""
+    out: dict[str, int] = {}
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        kind = (target.split(":")[0] if ":" in target else "pty" if target.startswith("/dev/pts")
+                else f"file {Path(target).suffix or Path(target).name}")
+        out[kind] = out.get(kind, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def sample() -> dict[str, float]:
-    """RSS (MiB), open fds, Python threads and OS threads of this process, from /proc."""
+    """RSS (MiB), open fds, Python threads and OS threads of this process, from /proc; ``blink`` of those threads
+    are gpiozero's, one per seat light blinking at that moment (they come and go with the game, by design)."""
     with open("/proc/self/statm") as f:
         rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+    blink = sum(1 for t in threading.enumerate() if "_blink_device" in t.name)
     return {"rss_mib": round(rss, 2), "fds": len(os.listdir("/proc/self/fd")),
-            "threads": threading.active_count(), "tasks": len(os.listdir("/proc/self/task"))}
+            "threads": threading.active_count(), "tasks": len(os.listdir("/proc/self/task")), "blink": blink}
 
 
 class Errors(logging.Handler):
@@ -339,7 +364,7 @@ class Errors(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.levelno >= logging.ERROR or record.exc_info:
-            self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()}"[:400])
+            self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()}"[:1500])
             if record.exc_info:
                 self.tracebacks.append("".join(traceback.format_exception(*record.exc_info))[-3000:])
         elif "event not written" in record.getMessage():
@@ -399,6 +424,7 @@ class Party:
     rethrows: int = 0
     games_started: dict[str, int] = field(default_factory=dict)
     restarts: int = 0
+    recoveries: int = 0  # games that did not start (the failsafe screen), the table brought back to a lobby
     switches: int = 0
     power_cycles: int = 0
     radio_changes: int = 0
@@ -408,12 +434,15 @@ class Party:
     cut_short: bool = False
     real_t0: float = field(default_factory=time.monotonic)
     warm_at: float | None = None
+    warm_detail: dict[str, Any] = field(default_factory=dict)
+    end_detail: dict[str, Any] = field(default_factory=dict)
     samples: list[dict[str, float]] = field(default_factory=list)
     rig: Any = None
     companion: Any = None
     publisher: Any = None
     crowd: CrowdHandle | None = None
     broker: Any = None
+    errors: list[str] = field(default_factory=list)  # the error lines so far (the handler's list)
 
 
 def hooks(party: Party) -> Callable[[], None]:
@@ -603,13 +632,15 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
                 real = time.monotonic() - party.real_t0
                 if opts.progress:
                     print(f"[{real:.0f} s real] {party.samples[-1]} games {party.games_started} "
-                          f"failsafes {len(s.failsafes)} timeouts {len(s.timeouts)}", file=sys.stderr, flush=True)
+                          f"failsafes {len(s.failsafes)} timeouts {len(s.timeouts)} errors {len(party.errors)}",
+                          file=sys.stderr, flush=True)
                 if real > opts.real_limit_s:
                     party.cut_short = True
                     break
                 if party.warm_at is None and (len(party.games_started) == len(kinds) and now - start >= 0.2 * opts.table_s
                                               or now - start >= 0.5 * opts.table_s):
                     party.warm_at = now - start
+                    party.warm_detail = {"threads": thread_names(), "fds": fd_kinds()}
             faults(s, due)
             app = s.app
             if restart_at is not None and now >= restart_at:
@@ -631,7 +662,10 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
                 yield from crowd_quiet()
                 lobby_phones(joined)
                 yield 1.0
-                yield from join_and_start(joined, c)
+                if not (yield from join_and_start(joined, c)):
+                    party.recoveries += 1
+                    yield from recover(joined)
+                    continue
                 kind = app.mode.name
                 party.games_started[kind] = party.games_started.get(kind, 0) + 1
                 crowd_on()
@@ -659,15 +693,16 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
             yield rng.uniform(0.05, 0.8)
         party.table_s = s.clock() - start
         party.samples.append({"t": round(party.table_s, 1), **sample()})
+        party.end_detail = {"threads": thread_names(), "fds": fd_kinds()}
         yield from crowd_quiet()
 
     return run
 
 
-def join_and_start(panels: list[int], choice: int) -> Iterator[Any]:
+def join_and_start(panels: list[int], choice: int) -> Generator[Any, None, bool]:
     """As ``game.table.scripted.join_and_start``, with room for a loaded machine (a phone's tap may have moved the
-    cursor: it is set again from the lobby's own state)."""
-    from game.table.scripted import _app, press, until
+    cursor: it is set again from the lobby's own state). False if the game did not start (the failsafe screen)."""
+    from game.table.scripted import _app, press
 
     for p in panels:
         lobby = _app[0].lobby if _app else None
@@ -678,7 +713,28 @@ def join_and_start(panels: list[int], choice: int) -> Iterator[Any]:
     for _ in range(steps):
         yield from press(panels[0], "WAR")
     yield from press(panels[0], "DUEL")
-    yield until(lambda app: app.live is not None, 6.0, "the game to start")
+    for _ in range(60):
+        if _app[0].live is not None:
+            return True
+        if _app[0].error is not None:
+            break
+        yield 0.1
+    return False
+
+
+def recover(panels: list[int]) -> Iterator[Any]:
+    """After the failsafe screen in place of a game: SET carries on, the menu's "Restart: new game" opens a lobby,
+    and every panel holds SET to leave it (its name card forgotten), as a host would clear a name the game refused."""
+    from game.table.scripted import _app, chord, press, until
+
+    yield from press(panels[0], "SET")
+    if _app[0].live is None and _app[0].lobby is None:
+        yield from chord(panels[0])
+        yield from press(panels[0], "WAR")
+        yield from press(panels[0], "SET")
+    yield until(lambda app: app.lobby is not None, 6.0, "the lobby after the failsafe")
+    for p in panels:
+        yield from press(p, "SET", hold=1.3)
 
 
 def run_party(opts: Options, workdir: Path, out: Callable[[str], None] = print) -> dict[str, Any]:
@@ -689,6 +745,7 @@ def run_party(opts: Options, workdir: Path, out: Callable[[str], None] = print) 
     party = Party(opts)
     party.real_t0 = time.monotonic()
     errors = Errors()
+    party.errors = errors.lines
     undo_plugin = install_plugin(workdir / "site")
     undo_hooks = hooks(party)
     sys.path.insert(0, str(ROOT / "tests"))
@@ -770,12 +827,16 @@ def summarise(party: Party, s: Any, errors: Errors, crowd: dict[str, int], statu
         "rss_growth_pct": round(growth, 2) if growth is not None else None, "warm_at_s": party.warm_at,
         "fds": {"warm": warm["fds"] if warm else None, "end": end["fds"] if end else None,
                 "min": min(x["fds"] for x in samples), "max": max(x["fds"] for x in samples)} if samples else {},
-        "threads": {"warm": warm["threads"] if warm else None, "end": end["threads"] if end else None,
-                    "min": min(x["threads"] for x in samples), "max": max(x["threads"] for x in samples),
-                    "os_warm": warm["tasks"] if warm else None, "os_end": end["tasks"] if end else None,
-                    "os_max": max(x["tasks"] for x in samples)} if samples else {},
+        "threads": {"warm": warm["threads"] - warm["blink"] if warm else None,
+                    "end": end["threads"] - end["blink"] if end else None,
+                    "min": min(x["threads"] - x["blink"] for x in samples),
+                    "max": max(x["threads"] - x["blink"] for x in samples),
+                    "os_warm": warm["tasks"] - warm["blink"] if warm else None,
+                    "os_end": end["tasks"] - end["blink"] if end else None,
+                    "os_max": max(x["tasks"] - x["blink"] for x in samples),
+                    "blink_max": max(x["blink"] for x in samples)} if samples else {},
         "games_started": started, "games_finished": finished, "restarts": party.restarts,
-        "switches": party.switches, "presses": party.presses, "throws": party.throws,
+        "switches": party.switches, "recoveries": party.recoveries, "presses": party.presses, "throws": party.throws,
         "back_to_back": party.back_to_back, "rethrows": party.rethrows, "calls": {
             k: events.get(k, 0) for k in ("throw", "hit", "miss", "catch", "overturn")},
         "journal_events": sum(events.values()), "questions": len(s.questions),
@@ -784,7 +845,7 @@ def summarise(party: Party, s: Any, errors: Errors, crowd: dict[str, int], statu
         "bridge": ({"applied": party.companion.bridge.applied, "errors": party.companion.bridge.errors}
                    if party.companion is not None else {}),
         "mqtt_received": crowd.get("mqtt"), "publisher": pub,
-        "samples": samples,
+        "samples": samples, "warm_detail": party.warm_detail, "end_detail": party.end_detail,
     }
     out["missed"] = missed(out)
     out["ok"] = not out["missed"]
@@ -833,9 +894,10 @@ def screen(sm: dict[str, Any]) -> str:
         f"{sm['rss_growth_pct']} % (goal < 10 %)",
         f"  fds warm {fd.get('warm')} end {fd.get('end')} (min {fd.get('min')}, max {fd.get('max')}); threads warm "
         f"{th.get('warm')} end {th.get('end')} (max {th.get('max')}), OS threads warm {th.get('os_warm')} end "
-        f"{th.get('os_end')} (max {th.get('os_max')})",
+        f"{th.get('os_end')} (max {th.get('os_max')}), besides 0-{th.get('blink_max')} seat-light blink threads",
         f"  games started {sm['games_started']}",
-        f"  games finished {sm['games_finished']}; {sm['restarts']} restarts, {sm['switches']} via switch game",
+        f"  games finished {sm['games_finished']}; {sm['restarts']} restarts, {sm['switches']} via switch game, "
+        f"{sm['recoveries']} games that did not start",
         f"  {sm['presses']} presses, {sm['throws']} throws ({sm['back_to_back']} back-to-back runs, "
         f"{sm['rethrows']} catch+re-throw), calls {sm['calls']}, {sm['questions']} questions",
         f"  radio: {sm['radio_changes']} loss/jitter changes, {sm['power_cycles']} device power cycles; "
@@ -843,7 +905,15 @@ def screen(sm: dict[str, Any]) -> str:
         f"  phones: {sm['phone']}; bridge {sm['bridge']}",
         f"  MQTT received by the subscriber: {sm['mqtt_received']}; publisher {sm['publisher']}",
     ]
-    lines += [f"  ! {x}" for x in sm["failsafes"] + sm["timeouts"] + sm["error_lines"][:8]]
+    if sm["warm_detail"] != sm["end_detail"]:
+        lines.append(f"  after warm-up: {sm['warm_detail']}\n  at the end:    {sm['end_detail']}")
+    seen: dict[str, int] = {}
+    for x in sm["failsafes"] + sm["timeouts"] + sm["error_lines"]:
+        head = x.splitlines()[0][:160]
+        where = [ln.strip() for ln in x.splitlines()[1:] if ln.strip().startswith("File ")]
+        key = head + (f"  <- {where[-1][:120]}" if where else "")
+        seen[key] = seen.get(key, 0) + 1
+    lines += [f"  ! {n} x {key}" for key, n in list(seen.items())[:10]]
     lines += [f"  traceback:\n{t}" for t in sm["tracebacks"][:2]]
     return "\n".join(lines)
 
@@ -874,7 +944,8 @@ def main(argv: list[str] | None = None) -> int:
     opts = Options(seed=args.seed, table_s=hours * 3600, speed=args.speed, phones=not args.no_phones,
                    junk=not args.no_junk, hostile_names=not args.no_hostile_names, mqtt=not args.no_mqtt,
                    broker_restart=not args.no_broker_restart, back_to_back=not args.no_back_to_back,
-                   radio_faults=not args.no_radio_faults, sample_s=30.0 if hours <= 0.5 else 60.0,
+                   radio_faults=not args.no_radio_faults, sample_s=20.0 if hours <= 0.25 else 60.0,
+                   game_s=(30.0, 75.0) if hours <= 0.25 else (40.0, 100.0),
                    real_limit_s=args.real_limit, progress=args.progress)
     if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto") and opts.mqtt:
         print("soak_party: mosquitto is not installed (tests/install-system-deps.sh)", file=sys.stderr)

@@ -39,17 +39,10 @@ def test_the_goals_hold_for_a_flat_run_and_name_each_one_missed() -> None:
 
 @pytest.mark.slow
 def test_ten_minutes_of_party_no_failsafe_no_error_no_growth(tmp_path: Path) -> None:
-    opts = soak_party.Options(seed=1, table_s=600.0, speed=8.0, game_s=(30.0, 75.0), sample_s=20.0)
+    opts = soak_party.Options(seed=1, table_s=600.0, speed=8.0, game_s=(30.0, 75.0), sample_s=20.0)  # = --minutes 10 --speed 8
     sm = soak_party.run_party(opts, tmp_path)
     text = soak_party.screen(sm)
-    # it did what a party does: every game kind, phones and the venue busy, throws and faults
-    assert set(sm["games_started"]) >= {"throw-throw-burrito", "zombie-burrito", "taco-vs-burrito", "quick-draw"}, text
-    assert sm["throws"] >= 20 and sm["back_to_back"] >= 1 and sm["presses"] >= 100, text
-    assert sm["phone"]["taps"] >= 50 and sm["phone"]["junk"] >= 5 and sm["phone"]["disconnects"] >= 1, text
-    assert sm["bridge"]["applied"] >= 50, text
-    assert sm["broker_restarts"] == 1 and sm["mqtt_received"] >= 50, text
-    assert sm["power_cycles"] + sm["radio_changes"] >= 2, text
-    # and it held up
+    # it held up
     assert sm["failsafes"] == [], text
     assert sm["errors"] == 0, text
     assert sm["timeouts"] == [], text
@@ -57,3 +50,10 @@ def test_ten_minutes_of_party_no_failsafe_no_error_no_growth(tmp_path: Path) -> 
     assert sm["fds"]["end"] <= sm["fds"]["warm"] + soak_party.FD_MARGIN, text
     assert sm["threads"]["end"] <= sm["threads"]["warm"] + soak_party.THREAD_MARGIN, text
     assert sm["threads"]["os_end"] <= sm["threads"]["os_warm"] + soak_party.THREAD_MARGIN, text
+    # it did what a party does: every game kind, phones and the venue busy, throws and faults
+    assert set(sm["games_started"]) >= {"throw-throw-burrito", "zombie-burrito", "taco-vs-burrito", "quick-draw"}, text
+    assert sm["throws"] >= 20 and sm["back_to_back"] >= 1 and sm["presses"] >= 100, text
+    assert sm["phone"]["taps"] >= 50 and sm["phone"]["junk"] >= 5 and sm["phone"]["disconnects"] >= 1, text
+    assert sm["bridge"]["applied"] >= 50, text
+    assert sm["broker_restarts"] == 1 and sm["mqtt_received"] >= 50, text
+    assert sm["power_cycles"] + sm["radio_changes"] >= 2, text
