@@ -47,6 +47,7 @@ from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # --json: stdout is the summary only
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = ROOT / "tests" / "plugins"
@@ -411,6 +412,7 @@ class Options:
     sample_s: float = 30.0
     real_limit_s: float = float("inf")  # stop early (and say so) after this many real seconds
     progress: bool = False  # a line on stderr at every sample
+    tracemalloc: bool = False  # where the memory grew from the warm-up to the end (slower)
 
 
 @dataclass
@@ -435,6 +437,8 @@ class Party:
     real_t0: float = field(default_factory=time.monotonic)
     warm_at: float | None = None
     warm_detail: dict[str, Any] = field(default_factory=dict)
+    warm_snapshot: Any = None
+    grew: list[str] = field(default_factory=list)
     end_detail: dict[str, Any] = field(default_factory=dict)
     samples: list[dict[str, float]] = field(default_factory=list)
     rig: Any = None
@@ -641,6 +645,10 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
                                               or now - start >= 0.5 * opts.table_s):
                     party.warm_at = now - start
                     party.warm_detail = {"threads": thread_names(), "fds": fd_kinds()}
+                    if opts.tracemalloc:
+                        import tracemalloc
+
+                        party.warm_snapshot = tracemalloc.take_snapshot()
             faults(s, due)
             app = s.app
             if restart_at is not None and now >= restart_at:
@@ -694,6 +702,13 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
         party.table_s = s.clock() - start
         party.samples.append({"t": round(party.table_s, 1), **sample()})
         party.end_detail = {"threads": thread_names(), "fds": fd_kinds()}
+        if opts.tracemalloc and party.warm_snapshot is not None:
+            import tracemalloc
+
+            diff = tracemalloc.take_snapshot().compare_to(party.warm_snapshot, "traceback")
+            party.grew = [f"{d.size_diff / 1024:+.0f} KiB in {d.count_diff:+d} blocks at "
+                          + " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in list(d.traceback)[::-1][:4])
+                          for d in diff[:12]]
         yield from crowd_quiet()
 
     return run
@@ -845,7 +860,7 @@ def summarise(party: Party, s: Any, errors: Errors, crowd: dict[str, int], statu
         "bridge": ({"applied": party.companion.bridge.applied, "errors": party.companion.bridge.errors}
                    if party.companion is not None else {}),
         "mqtt_received": crowd.get("mqtt"), "publisher": pub,
-        "samples": samples, "warm_detail": party.warm_detail, "end_detail": party.end_detail,
+        "grew": party.grew, "samples": samples, "warm_detail": party.warm_detail, "end_detail": party.end_detail,
     }
     out["missed"] = missed(out)
     out["ok"] = not out["missed"]
@@ -914,6 +929,7 @@ def screen(sm: dict[str, Any]) -> str:
         key = head + (f"  <- {where[-1][:120]}" if where else "")
         seen[key] = seen.get(key, 0) + 1
     lines += [f"  ! {n} x {key}" for key, n in list(seen.items())[:10]]
+    lines += [f"  grew: {g}" for g in sm["grew"]]
     lines += [f"  traceback:\n{t}" for t in sm["tracebacks"][:2]]
     return "\n".join(lines)
 
@@ -928,6 +944,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-limit", type=float, default=float("inf"), metavar="S",
                     help="stop after S real seconds, whatever the table time (reported)")
     ap.add_argument("--progress", action="store_true", help="a line of figures on stderr at every sample")
+    ap.add_argument("--tracemalloc", action="store_true", help="show where memory grew after the warm-up (slower)")
     ap.add_argument("--no-phones", action="store_true", help="no companion and no crowd")
     ap.add_argument("--no-junk", action="store_true", help="phones send no malformed messages")
     ap.add_argument("--no-hostile-names", action="store_true", help="phones send plain names only")
@@ -946,7 +963,11 @@ def main(argv: list[str] | None = None) -> int:
                    broker_restart=not args.no_broker_restart, back_to_back=not args.no_back_to_back,
                    radio_faults=not args.no_radio_faults, sample_s=20.0 if hours <= 0.25 else 60.0,
                    game_s=(30.0, 75.0) if hours <= 0.25 else (40.0, 100.0),
-                   real_limit_s=args.real_limit, progress=args.progress)
+                   real_limit_s=args.real_limit, progress=args.progress, tracemalloc=args.tracemalloc)
+    if opts.tracemalloc:
+        import tracemalloc
+
+        tracemalloc.start(8)
     if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto") and opts.mqtt:
         print("soak_party: mosquitto is not installed (tests/install-system-deps.sh)", file=sys.stderr)
         return 2
