@@ -33,6 +33,7 @@ import logging
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -344,6 +345,19 @@ def fd_kinds() -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+def object_counts() -> dict[str, int]:
+    """Live objects the collector tracks, by module and type name (after a full collection)."""
+    import gc
+
+    gc.collect()
+    out: dict[str, int] = {}
+    for o in gc.get_objects():
+        t = type(o)
+        key = f"{t.__module__}.{t.__qualname__}"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
 def sample() -> dict[str, float]:
     """RSS (MiB), open fds, Python threads and OS threads of this process, from /proc; ``blink`` of those threads
     are gpiozero's, one per seat light blinking at that moment (they come and go with the game, by design)."""
@@ -412,7 +426,7 @@ class Options:
     sample_s: float = 30.0
     real_limit_s: float = float("inf")  # stop early (and say so) after this many real seconds
     progress: bool = False  # a line on stderr at every sample
-    tracemalloc: bool = False  # where the memory grew from the warm-up to the end (slower)
+    count_objects: bool = False  # which kinds of Python object grew in number from the warm-up to the end
 
 
 @dataclass
@@ -645,10 +659,8 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
                                               or now - start >= 0.5 * opts.table_s):
                     party.warm_at = now - start
                     party.warm_detail = {"threads": thread_names(), "fds": fd_kinds()}
-                    if opts.tracemalloc:
-                        import tracemalloc
-
-                        party.warm_snapshot = tracemalloc.take_snapshot()
+                    if opts.count_objects:
+                        party.warm_snapshot = object_counts()
             faults(s, due)
             app = s.app
             if restart_at is not None and now >= restart_at:
@@ -702,13 +714,10 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
         party.table_s = s.clock() - start
         party.samples.append({"t": round(party.table_s, 1), **sample()})
         party.end_detail = {"threads": thread_names(), "fds": fd_kinds()}
-        if opts.tracemalloc and party.warm_snapshot is not None:
-            import tracemalloc
-
-            diff = tracemalloc.take_snapshot().compare_to(party.warm_snapshot, "traceback")
-            party.grew = [f"{d.size_diff / 1024:+.0f} KiB in {d.count_diff:+d} blocks at "
-                          + " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in list(d.traceback)[::-1][:4])
-                          for d in diff[:12]]
+        if opts.count_objects and party.warm_snapshot is not None:
+            now_counts = object_counts()
+            grown = sorted(((n - party.warm_snapshot.get(k, 0), k) for k, n in now_counts.items()), reverse=True)
+            party.grew = [f"{d:+d} {k}" for d, k in grown[:12] if d > 0]
         yield from crowd_quiet()
 
     return run
@@ -944,7 +953,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-limit", type=float, default=float("inf"), metavar="S",
                     help="stop after S real seconds, whatever the table time (reported)")
     ap.add_argument("--progress", action="store_true", help="a line of figures on stderr at every sample")
-    ap.add_argument("--tracemalloc", action="store_true", help="show where memory grew after the warm-up (slower)")
+    ap.add_argument("--count-objects", action="store_true",
+                    help="show which kinds of Python object grew in number after the warm-up")
     ap.add_argument("--no-phones", action="store_true", help="no companion and no crowd")
     ap.add_argument("--no-junk", action="store_true", help="phones send no malformed messages")
     ap.add_argument("--no-hostile-names", action="store_true", help="phones send plain names only")
@@ -963,14 +973,12 @@ def main(argv: list[str] | None = None) -> int:
                    broker_restart=not args.no_broker_restart, back_to_back=not args.no_back_to_back,
                    radio_faults=not args.no_radio_faults, sample_s=20.0 if hours <= 0.25 else 60.0,
                    game_s=(30.0, 75.0) if hours <= 0.25 else (40.0, 100.0),
-                   real_limit_s=args.real_limit, progress=args.progress, tracemalloc=args.tracemalloc)
-    if opts.tracemalloc:
-        import tracemalloc
-
-        tracemalloc.start(8)
+                   real_limit_s=args.real_limit, progress=args.progress, count_objects=args.count_objects)
     if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto") and opts.mqtt:
         print("soak_party: mosquitto is not installed (tests/install-system-deps.sh)", file=sys.stderr)
         return 2
+    # stopped with SIGTERM: unwind as for Ctrl-C, so the broker, the crowd and the rig are closed and the temp dir goes
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="burrito-party-") as tmp:
         sm = run_party(opts, Path(tmp))
     print(json.dumps(sm) if args.json else screen(sm))
