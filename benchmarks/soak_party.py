@@ -345,6 +345,15 @@ def fd_kinds() -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+def clear_mock_pins(party: Party) -> None:
+    """Empty every mock pin's state history (see ``Options.clear_mock_pin_history``)."""
+    factory = getattr(party.rig.panels, "factory", None) if party.rig is not None else None
+    for pin in list(getattr(factory, "pins", {}).values()):
+        clear = getattr(pin, "clear_states", None)
+        if clear is not None:
+            clear()
+
+
 def object_counts() -> dict[str, int]:
     """Live objects the collector tracks, by module and type name (after a full collection)."""
     import gc
@@ -426,6 +435,9 @@ class Options:
     sample_s: float = 30.0
     real_limit_s: float = float("inf")  # stop early (and say so) after this many real seconds
     progress: bool = False  # a line on stderr at every sample
+    #: empty gpiozero's MockPin state histories at every sample: they keep every change of every mock pin (the seat
+    #: lights blink), about 25 MiB an hour of table time, a cost of the simulation rig, not of the table
+    clear_mock_pin_history: bool = False
     count_objects: bool = False  # which kinds of Python object grew in number from the warm-up to the end
 
 
@@ -645,6 +657,8 @@ def scenario(party: Party) -> Callable[[Any], Iterator[Any]]:
             now = s.clock()
             party.table_s = now - start
             if now >= next_sample:
+                if opts.clear_mock_pin_history:
+                    clear_mock_pins(party)
                 party.samples.append({"t": round(now - start, 1), **sample()})
                 next_sample = now + opts.sample_s
                 real = time.monotonic() - party.real_t0
@@ -953,6 +967,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-limit", type=float, default=float("inf"), metavar="S",
                     help="stop after S real seconds, whatever the table time (reported)")
     ap.add_argument("--progress", action="store_true", help="a line of figures on stderr at every sample")
+    ap.add_argument("--clear-mock-pin-history", action="store_true",
+                    help="empty the mock pins' state histories at every sample (the simulation rig's own growth)")
     ap.add_argument("--count-objects", action="store_true",
                     help="show which kinds of Python object grew in number after the warm-up")
     ap.add_argument("--no-phones", action="store_true", help="no companion and no crowd")
@@ -973,7 +989,8 @@ def main(argv: list[str] | None = None) -> int:
                    broker_restart=not args.no_broker_restart, back_to_back=not args.no_back_to_back,
                    radio_faults=not args.no_radio_faults, sample_s=20.0 if hours <= 0.25 else 60.0,
                    game_s=(30.0, 75.0) if hours <= 0.25 else (40.0, 100.0),
-                   real_limit_s=args.real_limit, progress=args.progress, count_objects=args.count_objects)
+                   real_limit_s=args.real_limit, progress=args.progress, count_objects=args.count_objects,
+                   clear_mock_pin_history=args.clear_mock_pin_history)
     if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto") and opts.mqtt:
         print("soak_party: mosquitto is not installed (tests/install-system-deps.sh)", file=sys.stderr)
         return 2
