@@ -92,8 +92,8 @@ def _utc(ts: float) -> str:
 def _bruise_counts(state: Any) -> list[int] | None:
     """Each seat's Burrito Bruises so far (Throw Throw Burrito), or None for a game without bruises."""
     rounds = getattr(state, "rounds", None)
-    if not rounds or not hasattr(rounds[0], "bruises"):
-        return None
+    if not isinstance(rounds, list | tuple) or not rounds or not hasattr(rounds[0], "bruises"):
+        return None  # another game's ``rounds`` (a plugin's count of rounds, say) is not a list of bruise tallies
     return [sum(r.bruises[i] for r in rounds) for i in range(len(rounds[0].bruises))]
 
 

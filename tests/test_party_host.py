@@ -297,3 +297,27 @@ def test_a_background_part_that_is_down_is_shown_in_the_top_band_until_it_is_bac
         assert "device_warnings" not in app.view(clock()).extra
     finally:
         part.stop()
+
+
+def test_a_game_the_rules_refuse_to_start_leaves_the_lobby_behind_the_failsafe(table,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setup the rules refuse (a name from a phone they do not take, say) shows the failsafe; carrying on goes back
+    to the same lobby, and later presses never reach a game that is not there."""
+    rig, make, clock, _ = table
+    app = make()
+    real = app.host.setup
+    monkeypatch.setattr(app.host, "setup", lambda setup, seatmap: {**real(setup, seatmap), "seats": 99})
+    for panel in (1, 2):
+        tap(rig, app, clock, panel, "BRAWL")  # any button joins
+    lobby = app.lobby
+    assert lobby is not None and lobby.joined == {1, 2}
+    tap(rig, app, clock, 1, "DUEL")  # start
+    assert app.error is not None and app.live is None and app.lobby is lobby
+    monkeypatch.setattr(app.host, "setup", real)
+    tap(rig, app, clock, 1, "SET")  # carry on
+    assert app.error is None and app.lobby is lobby and app.view(clock()).screen == "lobby"
+    for button in ("WAR", "SET", "BRAWL"):
+        tap(rig, app, clock, 2, button)
+    assert app.error is None
+    tap(rig, app, clock, 1, "DUEL")
+    assert app.live is not None and app.error is None

@@ -104,3 +104,12 @@ def test_the_plugin_plays_at_the_table_through_the_seat_pins(plugin: Path, tmp_p
     finally:
         rig.close()
         journal.close()
+
+
+def test_a_finished_plugin_game_makes_a_stats_record_the_venue_can_publish(plugin: Path) -> None:
+    """Quick Draw's ``rounds`` is a count, not Throw Throw Burrito's bruise tallies: the record is made all the same
+    (the venue publisher sends one per finished game)."""
+    from game.stats import game_record
+
+    record = game_record(1, SETUP, [{"event": "press", "t": 1.0, "seat": 1}], finished=True)
+    assert record is not None

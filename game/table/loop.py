@@ -100,6 +100,7 @@ class TableApp:
         self.menu_cursor = 0
         self.requests: list[str] = []  # "restart", "shutdown", "quit" for the runner
         self.rejected: list[str] = []
+        self.refused = 0  # every event the rules refused, of which ``rejected`` keeps the newest
         self.last_seen_edge: float | None = None
         self.on_cues: list[Callable[[list[Cue]], None]] = []
         self.lobby: Lobby | None = None
@@ -258,6 +259,11 @@ class TableApp:
         if self.paused_at is not None and self.lobby is None and not self.menu_open:
             self.mapper.track(ev)  # paused: presses are not moves (the menu chord still works)
             return
+        if self.error is not None and self.lobby is not None and not self.menu_open:
+            self.mapper.track(ev)  # a game that could not start: SET carries on, back to the lobby it left
+            if ev.action == "press" and ev.button == "SET":
+                self.error = None
+            return
         if self.lobby is not None and not self.menu_open:
             self.mapper.track(ev)  # the menu chord works in the lobby too (shut down without a keyboard)
             if ev.action == "press":
@@ -356,12 +362,20 @@ class TableApp:
         lobby = self.lobby
         if lobby is not None and lobby.choice is not None:
             self.lobby = None
-            if lobby.choice == "resume" and lobby.resume is not None:
-                self.resume(lobby.resume[0])
-            else:
-                self.seatmap = sorted(lobby.joined)
-                self.mapper = self.mode.mapper(self.seatmap)
-                self.start(self.host.setup(lobby.setup(), self.seatmap))
+            try:
+                if lobby.choice == "resume" and lobby.resume is not None:
+                    self.resume(lobby.resume[0])
+                else:
+                    self.seatmap = sorted(lobby.joined)
+                    self.mapper = self.mode.mapper(self.seatmap)
+                    self.start(self.host.setup(lobby.setup(), self.seatmap))
+            except Exception:
+                # a game that cannot start (its rules refuse the setup, a resume that cannot fold) leaves the lobby
+                # as it was, behind the failsafe: "carry on" goes back to it, never to a table with no game at all
+                lobby.choice = None
+                self.live = None
+                self.lobby = lobby
+                raise
         if self.error is not None or self.live is None or self.paused_at is not None:
             return
         if self.referee is not None:
@@ -430,7 +444,9 @@ class TableApp:
         try:
             cues = live.submit(obj)
         except RuleInputError as exc:
+            self.refused += 1
             self.rejected.append(f"{obj}: {exc}")
+            del self.rejected[:-KEEP_REJECTED]  # the newest, for the screens and the operator; a party refuses many
             refused = getattr(self.mapper, "refused_event", None)  # a mode that says a refusal on screen
             if refused is not None:
                 refused(obj, self.state, self.clock())
@@ -645,6 +661,10 @@ def _broken_note() -> str:
     if not bad:
         return ""
     return f"   ({counted(len(bad), 'game plugin')} not loaded: burrito-table games says why)"
+
+
+#: refused events kept with their reasons
+KEEP_REJECTED = 200
 
 
 MENU_ITEMS: list[tuple[str, str]] = [("resume", "Back to the game"), ("restart", "Restart: new game"),

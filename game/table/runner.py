@@ -273,13 +273,17 @@ class SimControls:
         self.app, self.rig, self.clock = app, rig, clock
         self.burrito, self.thrower, self.target = 1, 1, 2
         self.throws = TraceThrows(rig, clock, seed=seed)
+        self._next_forget = clock() + 60.0
 
     def seats(self) -> int:
         return max(2, len(self.app.seatmap))
 
     def tick(self, now: float) -> None:
-        """Each frame: the catchers' claim presses that are due."""
+        """Each frame: the catchers' claim presses that are due; every minute, the mock pins' history dropped."""
         self.throws.tick(now)
+        if now >= self._next_forget:
+            self._next_forget = now + 60.0
+            self.rig.forget_pin_history()
 
     def key(self, name: str) -> bool:
         n = self.seats()

@@ -107,7 +107,10 @@ class Script:
     out: io.StringIO = field(default_factory=io.StringIO)
 
     def args(self) -> Any:
-        argv = ["play", "--sim", "--headless", "--mute", "--journal", str(self.journal), "--size", "640x360"]
+        # phones on a free loopback port and the house settings beside the journal: a scripted table never takes
+        # a live table's port or rewrites the user's settings
+        argv = ["play", "--sim", "--headless", "--mute", "--journal", str(self.journal), "--size", "640x360",
+                "--web-host", "127.0.0.1", "--web-port", "0", "--settings", str(self.journal.with_name("settings.json"))]
         if self.config:
             argv += ["--config", self.config]
         return build_parser().parse_args(argv)

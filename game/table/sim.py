@@ -47,6 +47,15 @@ class SimRig:
     host: DeviceHost | None
     device_map: DeviceMap
 
+    def forget_pin_history(self) -> None:
+        """gpiozero's mock pins record every change (for ``assert_states``): a table blinking its seat lights for
+        hours would keep them all. The table never reads them back, so they are dropped now and then."""
+        factory = getattr(self.panels, "factory", None)
+        for pin in list(getattr(factory, "pins", {}).values()):
+            clear = getattr(pin, "clear_states", None)
+            if clear is not None:
+                clear()
+
     def close(self) -> None:
         if self.host is not None:
             self.host.stop()

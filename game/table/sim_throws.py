@@ -27,6 +27,8 @@ CLAIM_AFTER_S = 1.0
 TAP_S = 0.12
 #: Which trace plays in the burrito for each outcome.
 SCENARIO = {"hit": "throw_impact", "miss": "throw_impact", "catch": "throw_catch"}
+#: throws remembered after they are done: enough for any claim press still due
+KEEP_THROWN = 32
 
 
 @dataclass
@@ -85,6 +87,7 @@ class TraceThrows:
             self._due += [(contact + CLAIM_AFTER_S, target_panel, True),
                           (contact + CLAIM_AFTER_S + TAP_S, target_panel, False)]
         self.thrown.append(done)
+        del self.thrown[:-KEEP_THROWN]  # only the last few matter (a claim press still due); hours of play add up
         return done
 
     def tick(self, now: float) -> None:

@@ -212,7 +212,7 @@ class TableBridge:
         cards = tuple(sorted((p, c.name, c.colour) for p, c in app.host.naming.cards.items())) \
             if lobby is not None else ()
         return (id(app.live), id(app.mode), lobby_key, cards, app.menu_open, app.paused_at, app.error,
-                len(app.rejected), tuple(self.book.joined()), len(self.notes))
+                app.refused, tuple(self.book.joined()), len(self.notes))
 
     def _publish(self, app: Any, now: float, force: bool) -> Snapshot | None:
         if not force and now - self._last_publish < self.publish_s:
@@ -243,7 +243,7 @@ class TableBridge:
         if now - self._health_t >= 1.0:
             self._health_t = now
             self._health = device_health(app)
-        operator = {"devices": self._health, "rejected": len(app.rejected), "error": app.error,
+        operator = {"devices": self._health, "rejected": app.refused, "error": app.error,
                     "paused": app.paused_at is not None, "web_errors": self.errors, "joined": self.book.joined()}
         stable = (public, private, operator, self.book.session)
         if stable == self._stable and not force:
