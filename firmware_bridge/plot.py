@@ -74,7 +74,8 @@ class Envelope:
             return
         self.buckets.append([k, 1, t, t, *vals, *vals])
         if len(self.buckets) > 2 * self.columns:
-            self._halve()
+            while len(self.buckets) > self.columns:  # sparse rows: one doubling may merge nothing
+                self._halve()
 
     def _halve(self) -> None:
         self.width *= 2
