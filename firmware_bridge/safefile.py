@@ -55,7 +55,7 @@ def loads(text: str, where: str) -> Any:
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
-        raise FileProblem(f"{where}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}") from None
+        raise FileProblem(f"{where}: line {exc.lineno}: not JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:
         raise FileProblem(f"{where}: not JSON this program reads: nested too deep") from None
     except ValueError as exc:  # NaN/Infinity, 1e400, an integer past Python's 4300 digits
