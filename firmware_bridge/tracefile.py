@@ -67,17 +67,7 @@ def read_rows(lines: Iterable[str], source: str = "<trace>") -> Iterator[Row]:
             raise TraceError(source, n, f"t_us is not an integer: {fields[0][:30]!r}") from None
         if not 0 <= t < MAX_T_US:
             raise TraceError(source, n, f"t_us {fields[0][:30]} is outside 0..2**53 microseconds")
-        vals = []
-        for name, text in zip(header[1:], fields[1:]):
-            try:
-                v = float(text)
-            except ValueError:
-                raise TraceError(source, n, f"{name} is not a number: {text[:30]!r}") from None
-            if not math.isfinite(v):
-                raise TraceError(source, n, f"{name} is not finite: {text[:30]!r}")
-            if abs(v) > MAX_ABS[name]:
-                raise TraceError(source, n, f"{name} {text[:30]} is beyond +-{MAX_ABS[name]:g} (no sensor reads that)")
-            vals.append(v)
+        vals = [_reading(source, n, name, text) for name, text in zip(header[1:], fields[1:])]
         if last_t is not None and t <= last_t:
             what = "goes backwards" if t < last_t else "repeats"
             raise TraceError(source, n, f"time {what}: t_us {t} after {last_t}")
@@ -88,6 +78,19 @@ def read_rows(lines: Iterable[str], source: str = "<trace>") -> Iterator[Row]:
             yield t, vals[0], vals[1], vals[2]
     if header is None:
         raise TraceError(source, 1, "empty file, expected the header 't_us,ax,ay,az' (or with ',gx,gy,gz')")
+
+
+def _reading(source: str, n: int, name: str, text: str) -> float:
+    """One sensor field of line `n`: a finite number no sensor exceeds, else TraceError."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise TraceError(source, n, f"{name} is not a number: {text[:30]!r}") from None
+    if not math.isfinite(v):
+        raise TraceError(source, n, f"{name} is not finite: {text[:30]!r}")
+    if abs(v) > MAX_ABS[name]:
+        raise TraceError(source, n, f"{name} {text[:30]} is beyond +-{MAX_ABS[name]:g} (no sensor reads that)")
+    return v
 
 
 def read_trace(lines: Iterable[str], source: str = "<trace>") -> Iterator[Sample]:
