@@ -12,13 +12,16 @@ so a malformed file prints nothing on stdout, one line on stderr naming the line
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
 import sys
+import zlib
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from firmware_bridge.firmware.detector import Detector
-from firmware_bridge.tracefile import GYRO_HEADER, HEADER, Row, TraceError, read_rows, read_trace, split_rows
+from firmware_bridge.tracefile import GYRO_HEADER, HEADER, Row, TraceError, read_rows, read_trace
 
 __all__ = ["HEADER", "GYRO_HEADER", "TraceError", "read_trace", "read_rows", "detect_events", "add_commands"]
 
@@ -41,6 +44,8 @@ def detect_events(
 def _open_text(path: str) -> TextIO:
     if path == "-":
         return sys.stdin
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a trace", path)
     if path.endswith(".gz"):
         import gzip
 
@@ -51,8 +56,51 @@ def _open_text(path: str) -> TextIO:
 EXIT_ENVIRONMENT = 1
 
 
+class _Refusal(Exception):
+    """One line for stderr and the exit status, for the handlers to return."""
+
+    def __init__(self, message: str, status: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _rows_of(source: str, each: Callable[[Row], None]) -> None:
+    """Stream every row of a trace file to `each`; _Refusal naming the file (and line) for anything wrong with it:
+    a bad row, not UTF-8, a damaged or truncated gzip, a missing file or a folder."""
+    try:
+        with _open_text(source) as fh:
+            for row in read_rows(fh, source):
+                each(row)
+    except TraceError as exc:
+        raise _Refusal(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise _Refusal(f"{source}: not UTF-8 text ({exc.reason})") from None
+    except (EOFError, zlib.error) as exc:
+        raise _Refusal(f"{source}: damaged or truncated gzip ({str(exc)[:80]})") from None
+    except OSError as exc:  # gzip.BadGzipFile is one
+        if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)) or exc.errno is None:
+            raise _Refusal(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise _Refusal(f"{source}: cannot read: {exc.strerror or exc}", EXIT_ENVIRONMENT) from None
+
+
+def _say(lines: Iterable[str]) -> None:
+    """Write the lines to stdout and flush; stdout full or failing is _Refusal (exit 1). A closed pipe is left to
+    the dispatcher (a reader that went away is no error of ours)."""
+    try:
+        out = sys.stdout
+        for line in lines:
+            out.write(line + "\n")
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        # Nothing more can go out on this stdout: point it at /dev/null so the exit flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise _Refusal(f"stdout: cannot write: {exc.strerror or exc}", EXIT_ENVIRONMENT) from None
+
+
 def _params_arg(args: argparse.Namespace) -> dict[str, float] | None:
-    """The --params file's parameters (None without one); raises TuneError/OSError for the caller to report."""
+    """The --params file's parameters (None without one); raises TuneError for the caller to report."""
     if not args.params:
         return None
     from firmware_bridge.tune import load_params
@@ -61,132 +109,119 @@ def _params_arg(args: argparse.Namespace) -> dict[str, float] | None:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
-    """Handler of `burrito-table detect`: run over a trace, or --tune a folder, or --plot a trace."""
+    """Handler of `burrito-table detect`: run over a trace, or --tune a folder, or --plot a trace. Every refusal is
+    one stderr line naming the file: exit 2 for bad input, 1 when the machine fails."""
+    try:
+        return _detect(args)
+    except _Refusal as exc:
+        print(str(exc), file=sys.stderr)
+        return exc.status
+
+
+def _detect(args: argparse.Namespace) -> int:
     modes = [m for m in (args.trace is not None, args.tune is not None, args.plot is not None) if m]
     if len(modes) != 1:
-        print("detect: give exactly one of TRACE.csv, --tune DIR or --plot TRACE.csv OUT.png", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise _Refusal("detect: give exactly one of TRACE.csv, --tune DIR or --plot TRACE.csv OUT.png")
     try:
         params = _params_arg(args)
-    except OSError as exc:
-        print(f"{args.params}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except ValueError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise _Refusal(str(exc)) from None
     if args.tune is not None:
         return _cmd_tune(args, params)
     if args.plot is not None:
         return _cmd_plot(args, params)
     source = args.trace
-    try:
-        with _open_text(source) as fh:
-            try:
-                events = detect_events(read_rows(fh, source), args.device, params)
-            except UnicodeDecodeError as exc:
-                print(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start} of a read block)", file=sys.stderr)
-                return EXIT_BAD_INPUT
-    except TraceError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except EOFError as exc:
-        print(f"{source}: truncated ({exc})", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    out = sys.stdout
+    det = Detector(args.device, params)
+    events: list[tuple[int, str, float]] = []
+    _rows_of(source, lambda row: events.extend(det.feed(*row)))
+    events.extend(det.flush())
     events.sort(key=lambda e: e[0])  # stamps are causal, emission is late: print in table-time order
-    for t, kind, peak in events:
-        out.write(json.dumps({"t_us": t, "kind": kind, "peak_g": peak}) + "\n")
-    out.flush()
+    _say(json.dumps({"t_us": t, "kind": kind, "peak_g": peak}) for t, kind, peak in events)
     return 0
+
+
+def _check_tune_options(args: argparse.Namespace) -> None:
+    from firmware_bridge.tune import MAX_JOBS, MAX_PASSES
+
+    for name, low, high in (("folds", 2, 1000), ("passes", 1, MAX_PASSES), ("jobs", 1, MAX_JOBS)):
+        if not low <= getattr(args, name) <= high:
+            raise _Refusal(f"detect --tune: --{name} must be {low}-{high}, not {getattr(args, name)}")
 
 
 def _cmd_tune(args: argparse.Namespace, params: dict[str, float] | None) -> int:
     """`detect --tune DIR`: cross-validated fit on DIR's labelled recordings; writes the parameter file."""
-    import os
-
     from firmware_bridge.firmware.detector import DEFAULTS
     from firmware_bridge.recordings import RecordingError, find_recordings, load_recording
+    from firmware_bridge.safefile import FileProblem, check_output
     from firmware_bridge.tune import TuneError, tune, write_params
 
     folder = args.tune
-    for name, low in (("folds", 2), ("passes", 1), ("jobs", 1)):
-        if getattr(args, name) < low:
-            print(f"detect --tune: --{name} must be at least {low}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+    _check_tune_options(args)
     if not os.path.isdir(folder):
-        print(f"{folder}: not a folder of labelled recordings", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        raise _Refusal(f"{folder}: not a folder of labelled recordings")
     out_path = args.out or os.path.join(folder, "detector-params.json")
     start = dict(DEFAULTS)
     start.update(params or {})
     try:
+        check_output(out_path, (".json",))  # before minutes of fitting, not after
         paths = find_recordings(folder)
         if not paths:
-            print(f"{folder}: no labelled recordings (TRACE.csv with a TRACE.json sidecar)", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            raise _Refusal(f"{folder}: no labelled recordings (TRACE.csv with a TRACE.json sidecar)")
         recs = [load_recording(p) for p in paths]
-        final, _, _ = tune(recs, start, folds=args.folds, passes=args.passes, jobs=args.jobs)
-    except (RecordingError, TuneError) as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"{exc.filename or folder}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    try:
+        lines: list[str] = []
+        final, _, _ = tune(recs, start, folds=args.folds, passes=args.passes, jobs=args.jobs, out=lines.append)
         write_params(out_path, final)
+    except (RecordingError, TuneError) as exc:
+        raise _Refusal(str(exc)) from None
+    except FileProblem as exc:
+        raise _Refusal(str(exc), exc.exit_status) from None
     except OSError as exc:
-        print(f"{out_path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ENVIRONMENT
-    print(f"wrote {out_path}")
+        raise _Refusal(f"{exc.filename or folder}: cannot read: {exc.strerror or exc}") from None
+    _say(lines + [f"wrote {out_path}"])
     return 0
 
 
 def _cmd_plot(args: argparse.Namespace, params: dict[str, float] | None) -> int:
-    """`detect --plot TRACE.csv OUT.png`: the trace with its detected events (and labels, if it has a sidecar)."""
-    import os
-
-    from firmware_bridge.plot import PlotUnavailable, plot_trace
+    """`detect --plot TRACE.csv OUT.png`: the trace with its detected events (and labels, if it has a sidecar).
+    The trace is streamed once through the detector and a min-max envelope, so memory does not grow with it."""
+    from firmware_bridge.plot import FORMATS, Envelope, PlotUnavailable, draw
+    from firmware_bridge.safefile import FileProblem, check_output, write_output
 
     source, out_path = args.plot
     try:
-        with _open_text(source) as fh:
-            rows = list(read_rows(fh, source))
-    except TraceError as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (UnicodeDecodeError, EOFError) as exc:
-        print(f"{source}: unreadable ({exc})", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"{source}: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if not rows:
-        print(f"{source}: no samples after the header", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        check_output(out_path, FORMATS)
+    except FileProblem as exc:
+        raise _Refusal(str(exc), exc.exit_status) from None
     labels: list[tuple[int, str]] = []
     stem = source[:-7] if source.endswith(".csv.gz") else source[:-4] if source.endswith(".csv") else source
-    if os.path.exists(stem + ".json"):
-        from firmware_bridge.recordings import RecordingError, load_recording
+    if source != "-" and os.path.exists(stem + ".json"):
+        from firmware_bridge.recordings import RecordingError, load_sidecar
 
         try:
-            labels = load_recording(source).events
+            labels = load_sidecar(source).events
         except RecordingError as exc:
-            print(str(exc), file=sys.stderr)
-            return EXIT_BAD_INPUT
-    events = detect_events(rows, args.device, params)
-    samples, gyro = split_rows(rows)
+            raise _Refusal(str(exc)) from None
+    det = Detector(args.device, params)
+    env = Envelope()
+    events: list[tuple[int, str, float]] = []
+
+    def each(row: Row) -> None:
+        events.extend(det.feed(*row))
+        env.add(row)
+
+    _rows_of(source, each)
+    if not env.rows:
+        raise _Refusal(f"{source}: no samples after the header")
+    events.extend(det.flush())
+    events.sort(key=lambda e: e[0])
+    fmt = out_path.rsplit(".", 1)[-1].lower()
     try:
-        plot_trace(samples, events, out_path, os.path.basename(source), labels, gyro)
+        write_output(out_path, lambda fh: draw(env, events, fh, fmt, os.path.basename(source), labels))
     except PlotUnavailable as exc:
-        print(str(exc), file=sys.stderr)
-        return EXIT_ENVIRONMENT
-    except OSError as exc:
-        print(f"{out_path}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(f"wrote {out_path} ({len(events)} events)")
+        raise _Refusal(str(exc), EXIT_ENVIRONMENT) from None
+    except FileProblem as exc:
+        raise _Refusal(str(exc), exc.exit_status) from None
+    _say([f"wrote {out_path} ({len(events)} events)"])
     return 0
 
 
@@ -205,13 +240,13 @@ def _register_detect(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    "with (or, with --tune, to start from)")
     p.add_argument("--tune", metavar="DIR", help="fit the parameters to DIR's labelled recordings (TRACE.csv + "
                    "TRACE.json), cross-validated; prints before/after per kind and writes --out")
-    p.add_argument("--out", metavar="FILE", help="with --tune: the parameter file to write (default "
+    p.add_argument("--out", metavar="FILE.json", help="with --tune: the parameter file to write (default "
                    "DIR/detector-params.json)")
-    p.add_argument("--folds", type=int, default=3, help="with --tune: cross-validation folds (default 3)")
-    p.add_argument("--passes", type=int, default=1, help="with --tune: coordinate-search passes (default 1)")
-    p.add_argument("--jobs", type=int, default=2, help="with --tune: worker processes (default 2)")
+    p.add_argument("--folds", type=int, default=3, help="with --tune: cross-validation folds, 2-1000 (default 3)")
+    p.add_argument("--passes", type=int, default=1, help="with --tune: coordinate-search passes, 1-100 (default 1)")
+    p.add_argument("--jobs", type=int, default=2, help="with --tune: worker processes, 1-64 (default 2)")
     p.add_argument("--plot", nargs=2, metavar=("TRACE.csv", "OUT.png"), help="draw the trace with its events "
-                   "marked (needs matplotlib: pip install -e '.[plot]')")
+                   "marked, as .png, .svg or .pdf (needs matplotlib: pip install -e '.[plot]')")
     p.set_defaults(func=cmd_detect)
 
 

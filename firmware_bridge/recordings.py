@@ -9,13 +9,14 @@ and what the benchmark scores it on. Errors name the file and the place, for a o
 from __future__ import annotations
 
 import gzip
-import json
 import os
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_bridge.firmware.detector import Detector
-from firmware_bridge.tracefile import TraceError, join_rows, read_rows, split_rows
+from firmware_bridge.safefile import FileProblem, brief, read_json
+from firmware_bridge.tracefile import MAX_T_US, TraceError, join_rows, read_rows, split_rows
 from firmware_bridge.traces import TOLERANCE_US, match_events
 
 KINDS = ("pickup", "launch", "impact", "catch", "bounce", "rest")
@@ -40,28 +41,55 @@ class Recording:
 
 
 def _sidecar_path(csv_path: str) -> str:
-    stem = csv_path[:-7] if csv_path.endswith(".csv.gz") else csv_path[:-4]
+    stem = csv_path[:-7] if csv_path.endswith(".csv.gz") else csv_path[:-4] if csv_path.endswith(".csv") else csv_path
     return stem + ".json"
+
+
+@dataclass
+class Sidecar:
+    """A recording's sidecar: what the trace is of, and its labels (t_us, kind) sorted by time."""
+
+    device: str
+    kind: str
+    rate_hz: float
+    events: list[tuple[int, str]]
 
 
 def load_recording(csv_path: str) -> Recording:
     """Read one labelled recording; raise RecordingError (file and place) or OSError."""
-    side_path = _sidecar_path(csv_path)
+    side = load_sidecar(csv_path)
+    opener: Any = gzip.open if csv_path.endswith(".gz") else open
     try:
-        with open(side_path, encoding="utf-8") as fh:
-            side = json.load(fh)
-    except FileNotFoundError:
-        raise RecordingError(f"{side_path}: missing (every recording needs its sidecar JSON of the same stem)") from None
-    except json.JSONDecodeError as exc:
-        raise RecordingError(f"{side_path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        with opener(csv_path, "rt", encoding="utf-8", newline="") as fh:
+            samples, gyro = split_rows(read_rows(fh, csv_path))
+    except TraceError as exc:
+        raise RecordingError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise RecordingError(f"{csv_path}: not UTF-8 text ({exc.reason})") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise RecordingError(f"{csv_path}: damaged gzip ({str(exc)[:80]})") from None
+    name = os.path.basename(_sidecar_path(csv_path))[:-5]
+    return Recording(name, side.device or name, side.kind, side.rate_hz, samples, side.events, gyro)
+
+
+def load_sidecar(csv_path: str) -> Sidecar:
+    """Read and check the sidecar JSON of the trace `csv_path` (the trace itself is not read); RecordingError
+    naming the sidecar and the place."""
+    side_path = _sidecar_path(csv_path)
+    if not os.path.exists(side_path):
+        raise RecordingError(f"{side_path}: missing (every recording needs its sidecar JSON of the same stem)")
+    try:
+        side = read_json(side_path)
+    except FileProblem as exc:
+        raise RecordingError(str(exc)) from None
     if not isinstance(side, dict):
-        raise RecordingError(f"{side_path}: expected a JSON object")
+        raise RecordingError(f"{side_path}: expected a JSON object, not {type(side).__name__}")
     kind = side.get("kind")
     if kind not in DEVICE_KINDS:
-        raise RecordingError(f"{side_path}: \"kind\" must be \"burrito\" or \"badge\", got {kind!r}")
+        raise RecordingError(f"{side_path}: \"kind\" must be \"burrito\" or \"badge\", got {brief(kind)}")
     rate = side.get("rate_hz")
-    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate < 0:
-        raise RecordingError(f"{side_path}: \"rate_hz\" must be a number >= 0 (0: unknown), got {rate!r}")
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1e6:
+        raise RecordingError(f"{side_path}: \"rate_hz\" must be a number 0..1e6 (0: unknown), got {brief(rate)}")
     evs = side.get("events")
     if not isinstance(evs, list):
         raise RecordingError(f"{side_path}: \"events\" must be a list")
@@ -71,24 +99,19 @@ def load_recording(csv_path: str) -> Recording:
         if not isinstance(e, dict):
             raise RecordingError(f"{where}: expected an object")
         if e.get("kind") not in KINDS:
-            raise RecordingError(f"{where}: unknown kind {e.get('kind')!r}")
+            raise RecordingError(f"{where}: unknown kind {brief(e.get('kind'))}")
         t = e.get("t")
-        if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise RecordingError(f"{where}: \"t\" must be seconds of trace time, got {t!r}")
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t < MAX_T_US / 1e6:
+            raise RecordingError(f"{where}: \"t\" must be seconds of trace time (>= 0), got {brief(t)}")
         if e.get("source", "confirmed") not in SOURCES:
-            raise RecordingError(f"{where}: \"source\" must be \"confirmed\" or \"answer\", got {e.get('source')!r}")
+            raise RecordingError(f"{where}: \"source\" must be \"confirmed\" or \"answer\", got "
+                                 f"{brief(e.get('source'))}")
         events.append((int(round(float(t) * 1e6)), str(e["kind"])))
     events.sort()
-    opener: Any = gzip.open if csv_path.endswith(".gz") else open
-    try:
-        with opener(csv_path, "rt", encoding="utf-8", newline="") as fh:
-            samples, gyro = split_rows(read_rows(fh, csv_path))
-    except TraceError as exc:
-        raise RecordingError(str(exc)) from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
-        raise RecordingError(f"{csv_path}: unreadable ({exc})") from None
-    name = os.path.basename(side_path)[:-5]
-    return Recording(name, str(side.get("device", name)), kind, float(rate), samples, events, gyro)
+    device = side.get("device")
+    if device is not None and not isinstance(device, str):
+        raise RecordingError(f"{side_path}: \"device\" must be a name, got {brief(device)}")
+    return Sidecar(device or "", kind, float(rate), events)
 
 
 def find_recordings(folder: str) -> list[str]:

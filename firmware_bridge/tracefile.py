@@ -21,6 +21,13 @@ Row: TypeAlias = tuple[int, float, float, float] | tuple[int, float, float, floa
 Gyro: TypeAlias = tuple[float, float, float]
 
 
+#: No accelerometer or gyroscope we read goes near these (+-16 g, +-35 rad/s); a larger value is a damaged row, and
+#: 1e308 would overflow the detector's squares.
+MAX_ABS = {"ax": 1000.0, "ay": 1000.0, "az": 1000.0, "gx": 1000.0, "gy": 1000.0, "gz": 1000.0}
+#: t_us is a device's microsecond clock: never negative, and below 2**53 (285 years) it stays exact as a float.
+MAX_T_US = 2**53
+
+
 class TraceError(ValueError):
     """A malformed trace; str() is the one-line message, with the line number."""
 
@@ -34,7 +41,7 @@ def read_rows(lines: Iterable[str], source: str = "<trace>") -> Iterator[Row]:
     `t_us,ax,ay,az,gx,gy,gz`; raise TraceError on the first bad line.
 
     Rules: the first non-empty line is exactly one of the two headers; every row has as many fields as the header;
-    t_us is an integer that strictly increases; the other fields are finite numbers.  Blank lines are skipped.
+    t_us is an integer in 0..2**53 that strictly increases; the other fields are finite numbers within +-1000.  Blank lines are skipped.
     """
     header: tuple[str, ...] | None = None
     last_t: int | None = None
@@ -58,15 +65,9 @@ def read_rows(lines: Iterable[str], source: str = "<trace>") -> Iterator[Row]:
             t = int(fields[0])
         except ValueError:
             raise TraceError(source, n, f"t_us is not an integer: {fields[0][:30]!r}") from None
-        vals = []
-        for name, text in zip(header[1:], fields[1:]):
-            try:
-                v = float(text)
-            except ValueError:
-                raise TraceError(source, n, f"{name} is not a number: {text[:30]!r}") from None
-            if not math.isfinite(v):
-                raise TraceError(source, n, f"{name} is not finite: {text[:30]!r}")
-            vals.append(v)
+        if not 0 <= t < MAX_T_US:
+            raise TraceError(source, n, f"t_us {fields[0][:30]} is outside 0..2**53 microseconds")
+        vals = [_reading(source, n, name, text) for name, text in zip(header[1:], fields[1:])]
         if last_t is not None and t <= last_t:
             what = "goes backwards" if t < last_t else "repeats"
             raise TraceError(source, n, f"time {what}: t_us {t} after {last_t}")
@@ -77,6 +78,19 @@ def read_rows(lines: Iterable[str], source: str = "<trace>") -> Iterator[Row]:
             yield t, vals[0], vals[1], vals[2]
     if header is None:
         raise TraceError(source, 1, "empty file, expected the header 't_us,ax,ay,az' (or with ',gx,gy,gz')")
+
+
+def _reading(source: str, n: int, name: str, text: str) -> float:
+    """One sensor field of line `n`: a finite number no sensor exceeds, else TraceError."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise TraceError(source, n, f"{name} is not a number: {text[:30]!r}") from None
+    if not math.isfinite(v):
+        raise TraceError(source, n, f"{name} is not finite: {text[:30]!r}")
+    if abs(v) > MAX_ABS[name]:
+        raise TraceError(source, n, f"{name} {text[:30]} is beyond +-{MAX_ABS[name]:g} (no sensor reads that)")
+    return v
 
 
 def read_trace(lines: Iterable[str], source: str = "<trace>") -> Iterator[Sample]:

@@ -20,6 +20,7 @@ from typing import Any
 from firmware_bridge.firmware.detector import DEFAULTS
 from firmware_bridge.progress import progress
 from firmware_bridge.recordings import Counts, Recording, merge, run_detector, score
+from firmware_bridge.safefile import FileProblem, brief, read_json, write_output
 
 #: The parameters the fit may move, and why each is uncertain.
 TUNABLE = (
@@ -37,6 +38,15 @@ TUNABLE = (
 FACTORS = (0.75, 1.33)
 #: Contacts and launches decide the game (ties, hits, catches): they weigh double.
 WEIGHTS = {"launch": 2.0, "impact": 2.0, "catch": 2.0, "pickup": 1.0, "rest": 1.0, "bounce": 0.5}
+
+
+#: The largest value a parameter may take: the largest default is 5e6 (microseconds), and a float32 on the device
+#: holds this exactly enough.
+MAX_PARAM = 1e9
+#: Bounds of the --tune options: more workers than this only waits on memory; a pass that changes nothing stops
+#: the search, so more passes than this never run.
+MAX_JOBS = 64
+MAX_PASSES = 100
 
 
 class TuneError(ValueError):
@@ -93,32 +103,34 @@ def fit(recs: list[Recording], start: dict[str, float], passes: int, pool: Proce
 
 def load_params(path: str) -> dict[str, float]:
     """Read a parameter file {"version": N, "params": {...}} (the host pushes N with CONFIG); raise TuneError
-    naming the file and the problem."""
+    naming the file and the problem. Every detector parameter is a threshold, a time or a factor: a finite number
+    above 0."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise TuneError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        doc = read_json(path)
+    except FileProblem as exc:
+        raise TuneError(str(exc)) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("params"), dict):
-        raise TuneError(f"{path}: expected {{\"version\": N, \"params\": {{...}}}}")
+        raise TuneError(f"{path}: expected {{\"version\": N, \"params\": {{...}}}}, not {type(doc).__name__}")
     version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise TuneError(f"{path}: version must be an integer >= 1, not {version!r}")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 0xFFFF:
+        raise TuneError(f"{path}: version must be an integer 1-65535, not {brief(version)}")
     params = doc["params"]
     for k, v in params.items():
         if k not in DEFAULTS:
-            raise TuneError(f"{path}: params.{k}: unknown detector parameter")
+            raise TuneError(f"{path}: params.{brief(k)[1:-1]}: unknown detector parameter")
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise TuneError(f"{path}: params.{k}: not a finite number: {v!r}")
+            raise TuneError(f"{path}: params.{k}: not a finite number: {brief(v)}")
+        if not 0 < v <= MAX_PARAM:
+            raise TuneError(f"{path}: params.{k}: {brief(v)} is outside 0 < value <= {MAX_PARAM:g}")
     return dict(params)
 
 
 def write_params(path: str, params: dict[str, float]) -> None:
-    """Write only the parameters that differ from DEFAULTS (the file stays readable and survives new defaults)."""
+    """Write only the parameters that differ from DEFAULTS (the file stays readable and survives new defaults),
+    through a temporary file renamed over `path`: FileProblem and the old file unchanged if that fails."""
     changed = {k: v for k, v in params.items() if DEFAULTS.get(k) != v}
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump({"version": 1, "params": changed}, fh, indent=1, sort_keys=True)
-        fh.write("\n")
+    text = json.dumps({"version": 1, "params": changed}, indent=1, sort_keys=True) + "\n"
+    write_output(path, lambda fh: fh.write(text.encode("utf-8")))
 
 
 def _table(before: Counts, after: Counts) -> list[str]:
@@ -166,8 +178,6 @@ def tune(recs: list[Recording], start: dict[str, float], folds: int = 3, passes:
             merge(before, evaluate(held, start, p))
             merge(after, evaluate(held, fitted, p))
         final = fit(recs, start, passes, p, tick)
-        for _ in it:
-            pass
     out(f"{len(recs)} recordings, {k}-fold cross-validation (figures on held-out recordings):")
     for line in _table(before, after):
         out(line)

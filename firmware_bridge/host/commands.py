@@ -6,10 +6,10 @@ Wire in with ``firmware_bridge.host.commands.add_commands(subparsers)`` (from ``
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_bridge.firmware import proto
@@ -18,9 +18,106 @@ from firmware_bridge.host.pairing import PairingError, PairingStore
 from firmware_bridge.host.params import default_params_path, install_params, load_params
 from firmware_bridge.host.status import StatusError, default_status_path, read_status
 from firmware_bridge.host.tracestore import TraceStoreError, default_trace_dir
+from firmware_bridge.safefile import FileProblem, brief, loads, read_json
 
 #: Espressif's native USB serial (ESP32-S3 / ESP32-C3); override with --port or BURRITO_RECEIVER.
 DEFAULT_PORT = "hwgrep://303a:1001"
+
+
+#: Seats a table has (hardware/pinmap.py MAX_SEATS; not imported: this package stands alone).
+MAX_SEAT = 12
+#: Longest wait an option may ask for: an hour (a longer one is a typo, and inf would overflow the clocks).
+MAX_WAIT_S = 3600.0
+#: Virtual devices of one kind a virtual table may run (each is a thread).
+MAX_VIRTUAL = 64
+
+EXIT_BAD_INPUT = 2
+EXIT_ENVIRONMENT = 1
+
+
+class Refusal(Exception):
+    """One stderr line and the exit status for a handler to return."""
+
+    def __init__(self, message: str, status: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _guarded(name: str, handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Run a handler so that a Refusal, or stdout failing (full, or an I/O error), is one stderr line and its exit
+    status, never a traceback. A closed pipe (``| head``) goes to the dispatcher, which treats it as done."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            checks = _CHECKS.get(name)
+            if checks is not None:
+                checks(args)
+            status = handler(args)
+            sys.stdout.flush()
+            return status
+        except Refusal as exc:
+            print(f"burrito-table {name}: {exc}", file=sys.stderr)
+            return exc.status
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            if exc.filename is not None:
+                print(f"burrito-table {name}: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+                return EXIT_ENVIRONMENT
+            # stdout is full or failing: nothing more can go there, and the exit flush must not fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            print(f"burrito-table {name}: stdout: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_ENVIRONMENT
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def _seconds(value: float, option: str, low: float = 0.0) -> None:
+    if not low <= value <= MAX_WAIT_S:  # also refuses nan
+        raise Refusal(f"{option} must be {low:g}-{MAX_WAIT_S:g} seconds, not {value}")
+
+
+def _check_devices(args: argparse.Namespace) -> None:
+    _seconds(args.wait, "--wait")
+    _seconds(args.interval, "--interval", 0.1)
+    if args.count is not None and args.count < 1:
+        raise Refusal(f"--count must be at least 1, not {args.count}")
+
+
+def _check_pair(args: argparse.Namespace) -> None:
+    if not 1 <= args.seat <= MAX_SEAT:
+        raise Refusal(f"--seat must be 1-{MAX_SEAT}, not {args.seat}")
+    _seconds(args.timeout, "--timeout", 1.0)
+
+
+def _check_virtual_table(args: argparse.Namespace) -> None:
+    for option, value in (("--burritos", args.burritos), ("--badges", args.badges)):
+        if not 0 <= value <= MAX_VIRTUAL:
+            raise Refusal(f"{option} must be 0-{MAX_VIRTUAL}, not {value}")
+    if args.seconds is not None and not 0 <= args.seconds < float("inf"):
+        raise Refusal(f"--seconds must be a number of seconds >= 0, not {args.seconds}")
+    if args.link is not None:
+        folder = args.link.absolute().parent
+        if not folder.is_dir():
+            raise Refusal(f"{args.link}: no folder {folder} for the link")
+        if args.link.is_dir():
+            raise Refusal(f"{args.link}: is a folder; give the link's name")
+
+
+def _check_push(args: argparse.Namespace) -> None:
+    _seconds(args.timeout, "--timeout")
+
+
+def _check_record(args: argparse.Namespace) -> None:
+    if args.game is not None and args.game < 1:
+        raise Refusal(f"--game must be a game number >= 1, not {args.game}")
+
+
+_CHECKS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "devices": _check_devices, "pair": _check_pair, "virtual-table": _check_virtual_table,
+    "traces push": _check_push, "traces record": _check_record,
+}
 
 
 def default_port() -> str:
@@ -49,13 +146,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--watch", action="store_true", help="reprint every --interval seconds until Ctrl-C")
     p.add_argument("--interval", type=float, default=1.0, help="seconds between --watch updates (default 1)")
     p.add_argument("--count", type=int, default=None, help=argparse.SUPPRESS)  # --watch: stop after N updates
-    p.set_defaults(func=cmd_devices)
+    p.set_defaults(func=_guarded("devices", cmd_devices))
 
     p = subparsers.add_parser("pair", help="pair the next burrito or badge that is shaken to a seat")
     _common(p)
     p.add_argument("--seat", type=int, required=True, help="seat number the device belongs to")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for a shake (default 15)")
-    p.set_defaults(func=cmd_pair)
+    p.set_defaults(func=_guarded("pair", cmd_pair))
 
     p = subparsers.add_parser("virtual-table", help="run virtual burritos, badges and receiver on a pty")
     p.add_argument("--burritos", type=int, default=2)
@@ -66,7 +163,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--script", type=Path, default=None,
                    help='JSON lines {"t": s, "device": "burrito-1", "kind": "launch", "peak_g": 2.0}')
     p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
-    p.set_defaults(func=cmd_virtual_table)
+    p.set_defaults(func=_guarded("virtual-table", cmd_virtual_table))
 
     p = subparsers.add_parser("traces", help="labelled recordings from device traces; push detector parameters")
     sub = p.add_subparsers(dest="traces_command", metavar="ACTION")
@@ -79,7 +176,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--traces", type=Path, default=None, help=f"trace directory (default {default_trace_dir()})")
     r.add_argument("--out", required=True, type=Path, help="directory for the labelled recordings")
     r.add_argument("--game", type=int, default=None, help="only this game of the journal (default: all)")
-    r.set_defaults(func=cmd_traces_record)
+    r.set_defaults(func=_guarded("traces record", cmd_traces_record))
     u = sub.add_parser("push", help="send a detector parameter file to every paired device and report versions",
                        description='PARAMS.json is {"version": N, "params": {name: number}}. While a table runs, '
                                    "the file is installed where its device host watches and the table pushes it; "
@@ -91,11 +188,24 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help=f"status file of the running table (default {default_status_path()})")
     u.add_argument("params", type=Path, metavar="PARAMS.json")
     u.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for every device (default 10)")
-    u.set_defaults(func=cmd_traces_push)
+    u.set_defaults(func=_guarded("traces push", cmd_traces_push))
 
 
 def _store(path: Path | None) -> PairingStore:
-    return PairingStore(path if path is not None else default_pairings())
+    """The pairing file, read only after it parses as JSON this program takes: PairingStore's own reader names
+    the file for a bad entry, but not for JSON nested too deep or a number of thousands of digits."""
+    where = path if path is not None else default_pairings()
+    if where.exists():
+        try:
+            read_json(where)
+        except FileProblem as exc:
+            raise PairingError(str(exc)) from None
+    try:
+        return PairingStore(where)
+    except PairingError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise PairingError(f"{where}: {brief(str(exc), 80)[1:-1]}") from None
 
 
 def _fmt_uptime(s: float | None) -> str:
@@ -177,9 +287,9 @@ def cmd_devices(args: argparse.Namespace) -> int:
                 raise StatusError("--port given: reading the receiver itself")
             doc = read_status(status)
             where = f"(from the running table, {status})"
-        except StatusError as exc:
+        except (StatusError, ValueError, RecursionError, TypeError) as exc:
             if args.status is not None or (args.watch and args.port is None):
-                print(f"burrito-table devices: {exc}", file=sys.stderr)
+                print(f"burrito-table devices: {_named(status, exc)}", file=sys.stderr)
                 return 1
             try:
                 store = _store(args.pairings)
@@ -193,7 +303,12 @@ def cmd_devices(args: argparse.Namespace) -> int:
             doc, where = own, f"(receiver {own['port']})"
         if args.watch and sys.stdout.isatty():
             print("\x1b[H\x1b[2J", end="")
-        print(render_devices(doc))
+        try:
+            table = render_devices(doc)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise Refusal(f"{status}: not a device status this version reads ({type(exc).__name__}: "
+                          f"{brief(str(exc), 60)[1:-1]})") from None
+        print(table)
         print(where, flush=True)
         shown += 1
         if not args.watch or (args.count is not None and shown >= args.count):
@@ -225,22 +340,45 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 
 def _load_script(path: Path) -> list[tuple[float, str, str, float | None]]:
+    """The --script file: one JSON object a line; ValueError naming the file and line for anything else."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(64 * 1024 * 1024 + 1)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a folder, not a script") from None
+    if len(data) > 64 * 1024 * 1024:
+        raise ValueError(f"{path}: more than 64 MB, not a script")
     rows = []
-    with path.open(encoding="utf-8") as f:
-        for no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-                t, dev, kind = float(obj["t"]), str(obj["device"]), str(obj["kind"])
-                peak = obj.get("peak_g")
-                peak = None if peak is None else float(peak)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{no}: expected {{\"t\", \"device\", \"kind\"}}: {exc}") from None
-            if kind not in proto.EVENT_KINDS:
-                raise ValueError(f"{path}:{no}: unknown kind {kind!r}")
-            rows.append((t, dev, kind, peak))
+    for no, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path}:{no}: not UTF-8 text (byte {exc.start})") from None
+        if not line.strip():
+            continue
+        try:
+            obj = loads(line, f"{path}:{no}")
+        except FileProblem as exc:
+            raise ValueError(str(exc)) from None
+        rows.append(_script_row(obj, f"{path}:{no}"))
     return rows
+
+
+def _script_row(obj: object, where: str) -> tuple[float, str, str, float | None]:
+    if not isinstance(obj, dict):
+        raise ValueError(f'{where}: expected {{"t", "device", "kind"}}, not {type(obj).__name__}')
+    t, dev, kind, peak = obj.get("t"), obj.get("device"), obj.get("kind"), obj.get("peak_g")
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t <= 86400:
+        raise ValueError(f'{where}: "t" must be seconds 0-86400 from the start, not {brief(t)}')
+    if not isinstance(dev, str):
+        raise ValueError(f'{where}: "device" must be a device name, not {brief(dev)}')
+    if kind not in proto.EVENT_KINDS:
+        raise ValueError(f"{where}: unknown kind {brief(kind)}")
+    if peak is not None and (isinstance(peak, bool) or not isinstance(peak, (int, float)) or not 0 <= peak <= 1000):
+        raise ValueError(f'{where}: "peak_g" must be a number 0-1000 g, not {brief(peak)}')
+    return float(t), dev, str(kind), None if peak is None else float(peak)
 
 
 def cmd_virtual_table(args: argparse.Namespace) -> int:
@@ -248,10 +386,9 @@ def cmd_virtual_table(args: argparse.Namespace) -> int:
 
     try:
         script = _load_script(args.script) if args.script else []
-        store = PairingStore(args.pairings) if args.pairings else None
+        store = _store(args.pairings) if args.pairings else None
     except (ValueError, OSError) as exc:
-        print(f"burrito-table virtual-table: {exc}", file=sys.stderr)
-        return 2
+        raise Refusal(str(exc)) from None
     vt = VirtualTable(link=args.link)
     for _ in range(args.burritos):
         vt.add("burrito")
@@ -259,11 +396,14 @@ def cmd_virtual_table(args: argparse.Namespace) -> int:
         vt.add("badge")
     unknown = sorted({d for _, d, _, _ in script} - set(vt.devices))
     if unknown:
-        print(f"burrito-table virtual-table: {args.script}: unknown device {unknown[0]!r}", file=sys.stderr)
-        return 2
+        raise Refusal(f"{args.script}: unknown device {brief(unknown[0])}; this table has {', '.join(vt.devices)}")
     if store is not None:
         vt.pair_all(store)
-    vt.start()
+    try:
+        vt.start()
+    except OSError as exc:
+        raise Refusal(f"{exc.filename or args.link or 'pty'}: cannot start: {exc.strerror or exc}",
+                      EXIT_ENVIRONMENT) from None
     print(f"virtual receiver on {vt.path} with {', '.join(vt.devices)}", flush=True)
     try:
         vt.play_script(script)
@@ -281,14 +421,18 @@ def cmd_traces_record(args: argparse.Namespace) -> int:
     from firmware_bridge.host.tracestore import record
 
     trace_dir = args.traces if args.traces is not None else default_trace_dir()
+    if args.out.exists() and not args.out.is_dir():
+        raise Refusal(f"{args.out}: not a folder (--out is the folder for the labelled recordings)")
+    if trace_dir.is_dir():
+        _check_trace_files(trace_dir)
     try:
         summary = record(args.journal, trace_dir, args.out, args.game)
     except TraceStoreError as exc:
-        print(f"burrito-table traces record: {exc}", file=sys.stderr)
-        return 2
+        raise Refusal(str(exc)) from None
     except OSError as exc:
-        print(f"burrito-table traces record: {args.out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        raise Refusal(f"{exc.filename or args.out}: cannot write: {exc.strerror or exc}", EXIT_ENVIRONMENT) from None
+    except (ValueError, RecursionError) as exc:  # a journal event the store's reader could not take
+        raise Refusal(f"{args.journal}: {brief(str(exc), 80)[1:-1]}") from None
     for g, t0 in sorted(summary.games.items()):
         if t0 is None:
             print(f"game {g}: no trace holds an event of a device its calls name (were traces fetched during it?)")
@@ -297,44 +441,59 @@ def cmd_traces_record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_trace_files(trace_dir: Path) -> None:
+    """Every fetched trace parses as JSON this program takes, before the store reads them: its reader names the
+    file for a bad field but lets nesting past the recursion limit or a 5,000-digit number through."""
+    for p in sorted(trace_dir.glob("*.json")):
+        try:
+            read_json(p)
+        except FileProblem as exc:
+            raise Refusal(str(exc), exc.exit_status) from None
+
+
 def _push_report(names: list[str], report: dict[str, tuple[int | None, str]], version: int,
-                 params: Path) -> int:
+                 params: Path, timeout: float) -> int:
     for name in names:
         running, state = report.get(name, (None, "unseen"))
         print(f"{name:<12} runs version {'?' if running is None else running:<5} {state or 'unseen'}")
     states = [report.get(n, (None, "unseen"))[1] for n in names]
     if "rejected" in states:
-        print(f"burrito-table traces push: {params}: a device rejected version {version} "
-              "(a parameter name its firmware does not know)", file=sys.stderr)
-        return 2
-    return 0 if all(s == "applied" for s in states) else 1
+        raise Refusal(f"{params}: a device rejected version {version} (a parameter name its firmware does not "
+                      "know)")
+    late = [n for n, s in zip(names, states) if s != "applied"]
+    if late:
+        raise Refusal(f"{params}: {len(late)} of {len(names)} devices did not report version {version} within "
+                      f"{timeout:g} s ({', '.join(late[:4])}{'...' if len(late) > 4 else ''})", EXIT_ENVIRONMENT)
+    return 0
 
 
 def _push_through_table(args: argparse.Namespace, version: int, doc: dict) -> int:
     """The table owns the receiver: install the file where its host watches, then follow its published status."""
-    dest = Path(doc["params_path"])
+    dest = doc.get("params_path")
+    if not isinstance(dest, str) or not dest:
+        raise Refusal(f"the running table's status names no parameter file: {brief(dest)}", EXIT_ENVIRONMENT)
     try:
-        install_params(args.params, dest)
-    except OSError as exc:
-        print(f"burrito-table traces push: {dest}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        install_params(args.params, Path(dest))
+    except FileProblem as exc:
+        raise Refusal(str(exc), exc.exit_status) from None
     print(f"installed as {dest}; the running table pushes it")
     status = args.status if args.status is not None else default_status_path()
-    names = [p["name"] for p in doc.get("paired", [])]
+    names = [str(p.get("name")) for p in doc.get("paired", []) if isinstance(p, dict)]
     end = time.monotonic() + args.timeout
     report: dict[str, tuple[int | None, str]] = {}
     while time.monotonic() < end:
         time.sleep(0.2)
         try:
             doc = read_status(status)
-        except StatusError:
+        except (StatusError, ValueError, RecursionError):
             continue
         if doc.get("config_version") != version:
             continue
-        report = {h["name"]: (h.get("params_version"), h.get("config_state", "")) for h in doc["devices"]}
+        report = {h["name"]: (h.get("params_version"), h.get("config_state", "")) for h in doc["devices"]
+                  if isinstance(h, dict) and isinstance(h.get("name"), str)}
         if all(report.get(n, (None, ""))[1] in ("applied", "rejected") for n in names):
             break
-    return _push_report(names, report, version, args.params)
+    return _push_report(names, report, version, args.params, args.timeout)
 
 
 def cmd_traces_push(args: argparse.Namespace) -> int:
@@ -342,26 +501,24 @@ def cmd_traces_push(args: argparse.Namespace) -> int:
     try:
         version, params = load_params(args.params)
     except ValueError as exc:
-        print(f"burrito-table traces push: {exc}", file=sys.stderr)
-        return 2
+        raise Refusal(str(exc)) from None
     if args.port is None:
         try:
             doc = read_status(args.status if args.status is not None else default_status_path())
-        except StatusError as exc:
+        except (StatusError, ValueError, RecursionError) as exc:
             if args.status is not None:
-                print(f"burrito-table traces push: {exc}", file=sys.stderr)
-                return 1
+                raise Refusal(_named(args.status, exc), EXIT_ENVIRONMENT) from None
         else:
             if doc.get("params_path"):
                 return _push_through_table(args, version, doc)
-            print(f"burrito-table traces push: the running table (pid {doc.get('pid')}) watches no parameter "
-                  f"file; stop it or start it with one ({default_params_path()})", file=sys.stderr)
-            return 1
+            raise Refusal(f"the running table (pid {doc.get('pid')}) watches no parameter file; stop it or start "
+                          f"it with one ({default_params_path()})", EXIT_ENVIRONMENT)
     try:
         store = _store(args.pairings)
     except PairingError as exc:
-        print(f"burrito-table traces push: {exc}", file=sys.stderr)
-        return 2
+        raise Refusal(str(exc)) from None
+    if not store.all():
+        raise Refusal(f"{store.path}: no paired device to push to (pair one with `burrito-table pair`)")
     host = DeviceHost(args.port or default_port(), store, status_path=None).start()
     try:
         host.push_config(version, params)
@@ -373,9 +530,13 @@ def cmd_traces_push(args: argparse.Namespace) -> int:
             if all(report.get(p.name, (None, ""))[1] in ("applied", "rejected") for p in store.all()):
                 break
         if not host.link.connected:
-            print(f"burrito-table traces push: receiver {host.link.url} not open: {host.link.last_open_error}",
-                  file=sys.stderr)
-            return 1
-        return _push_report([p.name for p in store.all()], report, version, args.params)
+            raise Refusal(f"receiver {host.link.url} not open: {host.link.last_open_error}", EXIT_ENVIRONMENT)
+        return _push_report([p.name for p in store.all()], report, version, args.params, args.timeout)
     finally:
         host.stop()
+
+
+def _named(path: Path, exc: BaseException) -> str:
+    """A reader's message with the file named once, whichever way the reader worded it."""
+    text = brief(str(exc), 200)[1:-1]
+    return text if str(path) in text else f"{path}: {text}"

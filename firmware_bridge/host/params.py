@@ -13,6 +13,10 @@ import os
 from pathlib import Path
 
 from firmware_bridge.firmware import proto
+from firmware_bridge.safefile import FileProblem, brief, read_json, write_output
+
+#: Largest parameter value (the largest default is 5e6 microseconds; the device keeps float32).
+MAX_PARAM = 1e9
 
 
 def default_params_path() -> Path:
@@ -24,37 +28,42 @@ def default_params_path() -> Path:
 
 
 def load_params(path: Path) -> tuple[int, dict[str, float]]:
-    """A parameter file ``{"version": N, "params": {name: number}}``; ValueError naming the file and the problem."""
+    """A parameter file ``{"version": N, "params": {name: number}}``; ValueError naming the file and the problem.
+
+    Names are not checked against this detector (a device's newer firmware may know more), values are: every
+    detector parameter is a threshold, a time or a factor, a finite number above 0 that a float32 holds."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
+        doc = read_json(path)
+    except FileProblem as exc:
+        raise ValueError(str(exc)) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("params"), dict):
-        raise ValueError(f'{path}: expected {{"version": N, "params": {{name: number}}}}')
+        raise ValueError(f'{path}: expected {{"version": N, "params": {{name: number}}}}, not {type(doc).__name__}')
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 0xFFFF:
-        raise ValueError(f"{path}: version must be an integer 1-65535, not {version!r}")
+        raise ValueError(f"{path}: version must be an integer 1-65535, not {brief(version)}")
     params: dict[str, float] = {}
     for name, value in doc["params"].items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"{path}: params.{name}: must be a number, not {value!r}")
+            raise ValueError(f"{path}: params.{brief(name)[1:-1]}: must be a number, not {brief(value)}")
+        if not 0 < value <= MAX_PARAM:
+            raise ValueError(f"{path}: params.{brief(name)[1:-1]}: {brief(value)} is outside 0 < value <= "
+                             f"{MAX_PARAM:g}")
         params[name] = value
     try:
         proto.config_parts(version, params)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+    except (ValueError, OverflowError) as exc:
+        raise ValueError(f"{path}: {brief(str(exc), 120)[1:-1]}") from None
     return version, params
 
 
 def install_params(src: Path, dest: Path) -> tuple[int, dict[str, float]]:
-    """Check ``src`` and put it at ``dest`` atomically (a watching host never reads half a file)."""
+    """Check ``src`` and put it at ``dest`` atomically (a watching host never reads half a file); FileProblem
+    (exit 1) and ``dest`` as it was if that cannot be written."""
     version, params = load_params(src)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(dest.name + ".tmp")
-    tmp.write_text(json.dumps({"version": version, "params": params}, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, dest)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileProblem(f"{dest.parent}: cannot make the folder: {exc.strerror or exc}", 1) from None
+    text = json.dumps({"version": version, "params": params}, indent=1) + "\n"
+    write_output(str(dest), lambda fh: fh.write(text.encode("utf-8")))
     return version, params
