@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware_bridge.firmware import proto
+from firmware_bridge.safefile import FileProblem, read_json
 
 FILE_VERSION = 1
 KINDS = ("burrito", "badge")
@@ -51,11 +52,9 @@ class PairingStore:
         assert self.path is not None
         where = str(self.path)
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise PairingError(f"{where}: cannot read: {exc}") from None
-        except json.JSONDecodeError as exc:
-            raise PairingError(f"{where}: line {exc.lineno}: not JSON: {exc.msg}") from None
+            data = read_json(self.path)  # deep nesting, huge numbers, NaN and bytes that are not UTF-8 refused by name
+        except FileProblem as exc:
+            raise PairingError(str(exc)) from None
         if not isinstance(data, dict) or data.get("version") != FILE_VERSION or not isinstance(data.get("devices"), list):
             raise PairingError(f'{where}: expected {{"version": {FILE_VERSION}, "devices": [...]}}')
         names: set[str] = set()

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.safefile import FileProblem, read_json
+
 STATUS_VERSION = 1
 FRESH_S = 5.0
 
@@ -91,17 +93,18 @@ def _alive(pid: int) -> bool:
 def read_status(path: str | os.PathLike[str], fresh_s: float = FRESH_S) -> dict[str, Any]:
     """The published snapshot; StatusError if there is none, it is older than ``fresh_s`` or its writer is gone."""
     p = Path(path)
+    if not p.exists():
+        raise StatusError(f"{p}: no device status (no table is running a device host)")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise StatusError(f"{p}: no device status (no table is running a device host)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StatusError(f"{p}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise StatusError(f"{p}: line {exc.lineno}: not JSON: {exc.msg}") from None
+        doc = read_json(p)
+    except FileProblem as exc:
+        raise StatusError(str(exc)) from None
     if not isinstance(doc, dict) or doc.get("version") != STATUS_VERSION or not isinstance(doc.get("devices"), list):
         raise StatusError(f'{p}: expected {{"version": {STATUS_VERSION}, "devices": [...]}}')
-    age = time.time() - float(doc.get("written", 0))
+    written = doc.get("written", 0)
+    if not isinstance(written, int | float) or isinstance(written, bool):
+        raise StatusError(f"{p}: written: not a time")
+    age = time.time() - float(written)
     pid = doc.get("pid")
     if not isinstance(pid, int) or not _alive(pid):
         raise StatusError(f"{p}: its writer (pid {pid}) is gone")
