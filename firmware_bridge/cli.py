@@ -84,19 +84,12 @@ def _rows_of(source: str, each: Callable[[Row], None]) -> None:
 
 
 def _say(lines: Iterable[str]) -> None:
-    """Write the lines to stdout and flush; stdout full or failing is _Refusal (exit 1). A closed pipe is left to
-    the dispatcher (a reader that went away is no error of ours)."""
-    try:
-        out = sys.stdout
-        for line in lines:
-            out.write(line + "\n")
-        out.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        # Nothing more can go out on this stdout: point it at /dev/null so the exit flush cannot fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise _Refusal(f"stdout: cannot write: {exc.strerror or exc}", EXIT_ENVIRONMENT) from None
+    """Write the lines to stdout and flush. A full or failing stdout, or a closed pipe, is left to the command line's
+    one handler (``game.cli.main``): every command says it the same way."""
+    out = sys.stdout
+    for line in lines:
+        out.write(line + "\n")
+    out.flush()
 
 
 def _params_arg(args: argparse.Namespace) -> dict[str, float] | None:

@@ -86,9 +86,9 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_1(tmp_path: Path) -
     assert "No space left on device" in one_line_error(r.stderr, "standard output")
 
 
-def test_standard_output_closed_early_is_one_line_and_exit_1(tmp_path: Path) -> None:
-    """A reader that went away (``stats --json | head -c 1`` with a long history): today a BrokenPipeError
-    traceback."""
+def test_standard_output_closed_early_ends_quietly(tmp_path: Path) -> None:
+    """A reader that went away (``stats --json | head -c 1`` with a long history): was a BrokenPipeError traceback;
+    now quiet, as every command (the reader chose to stop reading: not an error of ours)."""
     path = journal_with(tmp_path / "j.db", games=40)  # well over a pipe's 64 kB of JSON
     read_end, write_end = os.pipe()
     os.close(read_end)
@@ -97,8 +97,7 @@ def test_standard_output_closed_early_is_one_line_and_exit_1(tmp_path: Path) -> 
                            stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
     finally:
         os.close(write_end)
-    assert r.returncode == 1
-    assert "closed early" in one_line_error(r.stderr, "standard output")
+    assert r.returncode == 0 and r.stderr == ""
 
 
 def test_no_standard_output_at_all_is_not_a_success(tmp_path: Path) -> None:

@@ -64,10 +64,7 @@ def _guarded(name: str, handler: Callable[[argparse.Namespace], int]) -> Callabl
             if exc.filename is not None:
                 print(f"burrito-table {name}: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
                 return EXIT_ENVIRONMENT
-            # stdout is full or failing: nothing more can go there, and the exit flush must not fail again.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            print(f"burrito-table {name}: stdout: cannot write: {exc.strerror or exc}", file=sys.stderr)
-            return EXIT_ENVIRONMENT
+            raise  # stdout full or failing: the command line's one handler says it, as for every command
 
     run.__doc__ = handler.__doc__
     return run

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import sys
 import time
@@ -147,20 +146,10 @@ def _fail(command: str, message: str, status: int) -> int:
 
 
 def _out(command: str, text: str) -> int:
-    """Print the result; a closed or full standard output is the environment failing (exit 1, one line), never a
-    traceback."""
-    if sys.stdout is None:
-        return _fail(command, "standard output is closed", 1)
-    try:
-        print(text)
-        sys.stdout.flush()
-    except OSError as exc:
-        try:  # nothing more may reach the broken stream, not even Python's own flush at exit
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        why = "closed early" if isinstance(exc, BrokenPipeError) else (exc.strerror or str(exc))
-        return _fail(command, f"standard output: {why}", 1)
+    """Print the result. A full or failing standard output, or a reader that went away, is left to the command
+    line's one handler (``game.cli.main``), so every command says it the same way: one line and exit 1, or quiet."""
+    print(text)
+    sys.stdout.flush()
     return 0
 
 
