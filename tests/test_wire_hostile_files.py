@@ -46,3 +46,15 @@ def test_a_status_file_whose_time_is_not_a_number_is_refused(tmp_path: Path) -> 
         read_status(path)
     path.write_text(json.dumps({"version": 1, "devices": [], "written": time.time(), "pid": os.getpid()}))
     read_status(path)
+
+
+def test_pairing_under_a_name_another_device_holds_keeps_the_file_readable(tmp_path: Path) -> None:
+    """`virtual-table --pairings` pairs its devices by name into a store that may hold other devices of the same
+    names: the file written must be one the reader takes (a name is one device)."""
+    path = tmp_path / "pairings.json"
+    path.write_text(json.dumps({"version": 1, "devices": [
+        {"mac": "02:00:00:00:00:11", "kind": "badge", "name": "badge-1", "seat": 1}]}))
+    store = PairingStore(path)
+    store.pair(bytes.fromhex("02b077020001"), "badge", 1, name="badge-1")
+    again = PairingStore(path)
+    assert [(p.mac, p.name) for p in again.all()] == [("02:b0:77:02:00:01", "badge-1")]

@@ -104,6 +104,10 @@ class PairingStore:
             old = self._by_mac.get(mac)
             if name is None:
                 name = old.name if old is not None and old.kind == kind else self._free_name(kind)
+            else:  # a name is one device: another device paired under it gives it up (the file stays readable)
+                for other, q in list(self._by_mac.items()):
+                    if q.name == name and other != mac:
+                        del self._by_mac[other]
             p = Pairing(proto.mac_str(mac), kind, name, seat)
             self._by_mac[mac] = p
         self.save()
