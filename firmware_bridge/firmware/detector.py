@@ -126,6 +126,19 @@
 
 import math
 
+try:  # on the board the parts are modules next to this one; on the host, in this package
+    from det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from det_flight import FlightCheck, new_candidate
+    from det_look import HELD, LYING, Look
+    from det_noise import NoiseFloor
+    from det_tremor import Tremor
+except ImportError:
+    from firmware_bridge.firmware.det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from firmware_bridge.firmware.det_flight import FlightCheck, new_candidate
+    from firmware_bridge.firmware.det_look import HELD, LYING, Look
+    from firmware_bridge.firmware.det_noise import NoiseFloor
+    from firmware_bridge.firmware.det_tremor import Tremor
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
     from typing import Any  # noqa: F401 -- used by the type comments
@@ -287,23 +300,6 @@ DEFAULTS = {
     "badge_refract": 150000,
 }
 
-def _shift2(lk, a, b, na, nb):
-    # type: (list, int, int, int, int) -> float
-    """Squared distance between a look's two half means, from the sums of x, y, z at lk[a:a+3] (na samples) and
-    lk[b:b+3] (nb samples)."""
-    dx = lk[b] / nb - lk[a] / na
-    dy = lk[b + 1] / nb - lk[a + 1] / na
-    dz = lk[b + 2] / nb - lk[a + 2] / na
-    return dx * dx + dy * dy + dz * dz
-
-
-def _spread2(lk, a, q, n):
-    # type: (list, int, int, int) -> float
-    """Variance of a look's half about its mean, from the sums of x, y, z at lk[a:a+3] and of their squares at
-    lk[q], over n samples."""
-    return lk[q] / n - (lk[a] * lk[a] + lk[a + 1] * lk[a + 1] + lk[a + 2] * lk[a + 2]) / (n * n)
-
-
 RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
 G = 9.80665  # m/s^2 per g: readings are in g, spin and speed in SI units
 
@@ -316,10 +312,19 @@ class Detector:
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
+        # the parts with a state of their own; each takes the parameters it names in PARAMS (_share_params)
+        self.noise = NoiseFloor()
+        self.tremor = Tremor()
+        self.att = Attitude()
+        self.look = Look()
+        self.flight = FlightCheck()
+        self._parts = (self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
             self.configure(params)
+        else:
+            self._share_params()
         self._n = 0
         self._rt = [0] * RING
         self._rx = [0.0] * RING
@@ -341,12 +346,6 @@ class Detector:
         self._still_since = None  # type: Any
         self._quiet_since = None  # type: Any  # still to the accelerometer since (the gyroscope aside)
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
-        self._bq_dt = 0
-        self._b0 = self._b2 = self._a1 = self._a2 = 0.0
-        self._bx = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._by = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._bz = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._trem = 0.0
         self._trem_block = 0
         self._held_since = None  # type: Any
         self._held_peak = 0.0
@@ -383,14 +382,6 @@ class Detector:
         self._badge_until = 0
         self._started = False
         # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
-        self._dvar = 0.0
-        self._floor = -1.0
-        self._sig2 = 0.0  # per-axis noise variance measured at rest (0 until known: thresholds at their floors)
-        self._bp_gain = 0.0  # fraction of white-noise power the tremor band-pass lets through
-        self._still_var = 0.0
-        self._trem_thr2 = 0.0
-        self._leave2 = 0.0
-        self._onset2 = 0.0
         # slowly filtered vector and the reference it is compared with (pickup and hold evidence)
         self._lx = 0.0
         self._ly = 0.0
@@ -413,35 +404,12 @@ class Detector:
         self._cus_t0 = 0
         self._jb = -1.0
         # the steady look after a contact: [t0, n_a, sx_a, sy_a, sz_a, e_a, n_b, sx_b, sy_b, sz_b, e_b]
-        self._look = None  # type: Any
         self._left_rest = False  # MOVING began by leaving a rest (not at the trace's start)
         self._from_rest_for = None  # type: Any  # the fall (its _low_since) that _from_rest judged
         self._from_rest = False  # ... whether it fell straight out of rest, from a hand that read as rest
         self._last_leave = None  # type: Any  # onset of the latest departure from rest
         self._prev_leave = None  # type: Any  # ... and of the one before it
-        self._leave_mean2 = 0.0
-        self._bpe = 0.0  # band-pass energy of the newest sample (sum over axes)
         # attitude from the gyroscope (only when feed() is given angular rates)
-        self._gyro = False
-        self._ux = 0.0  # world "up" in body axes, a unit vector
-        self._uy = 0.0
-        self._uz = 1.0
-        self._gbx = 0.0  # the gyroscope's zero-rate offset, rad/s, learnt at rest
-        self._gby = 0.0
-        self._gbz = 0.0
-        self._att_dt = 0  # us since the previous rate sample
-        self._gb_t = 0  # how long (us) the offset has been averaged at rest: trusted from gyro_bias_t
-        self._gpx = 0.0  # the previous sample's rate (offset removed)
-        self._gpy = 0.0
-        self._gpz = 0.0
-        self._w2 = 0.0  # |w|^2 of the newest sample, (rad/s)^2
-        self._wlx = 0.0  # the rate, less the offset, averaged over stat_tau (rad/s)
-        self._wly = 0.0
-        self._wlz = 0.0
-        self._ex = 1.0  # a world-fixed horizontal in body axes, set at each flight candidate
-        self._ey = 0.0
-        self._ez = 0.0
-        self._att_t = 0
 
     def __getattr__(self, name):
         # type: (str) -> Any
@@ -464,7 +432,15 @@ class Detector:
             else:
                 v = float(v)
             setattr(self, name, v)
-        self._bq_dt = 0  # redesign the tremor filter at the next sample
+        self._share_params()
+        self.tremor.bq_dt = 0  # redesign the tremor filter at the next sample
+
+    def _share_params(self):
+        # type: () -> None
+        """Give each part the parameters it uses, as they now stand."""
+        for part in self._parts:
+            for name in part.PARAMS:
+                setattr(part, name, getattr(self, name))
 
     def params(self):
         # type: () -> dict
@@ -499,29 +475,18 @@ class Detector:
         self._n += 1
         self._advance_lags(t_us)
         if gx is not None and self.kind == BURRITO:
-            self._attitude(t_us, ax, ay, az, m, gx, gy, gz)
+            st = self._state
+            mode = UP_REST if st == ST_REST else (UP_PULL if self._cand is None and st != ST_FLIGHT else UP_FREE)
+            self.att.update(t_us, ax, ay, az, m, gx, gy, gz, mode, self._cand is not None, self._mx, self._my,
+                            self._mz)
         out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
         else:
             self._burrito(t_us, ax, ay, az, m, out)
-            if gx is not None and self._state == ST_REST and self._att_dt > 0:
-                self._learn_offset(gx, gy, gz)
+            if gx is not None and self._state == ST_REST and self.att.dt > 0:
+                self.att.learn_offset(gx, gy, gz)
         return out
-
-    def _learn_offset(self, gx, gy, gz):
-        # type: (float, float, float) -> None
-        """Lying still, the gyroscope reads its own zero-rate offset: a plain mean over the first gyro_bias_tau of
-        rest (known as soon as it lies still), a slow average after that (it drifts with temperature).  Only from
-        samples the accelerometer has judged still: the one that leaves rest is already turning."""
-        dt = self._att_dt
-        self._gb_t += dt
-        k = dt / (self.gyro_bias_tau + dt)
-        if dt / self._gb_t > k:
-            k = dt / self._gb_t
-        self._gbx += (gx - self._gbx) * k
-        self._gby += (gy - self._gby) * k
-        self._gbz += (gz - self._gbz) * k
 
     def flush(self):
         # type: () -> list
@@ -532,96 +497,14 @@ class Detector:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
             still = self._last_t is not None and self._still_for(self._last_t) >= self.still_t
-            lk = self._look
-            if lk is not None and lk[1] > 0 and lk[6] > 0 and not self._hard:
+            if self.look.both_halves() and not self._hard:
                 # the recording ended during the look: judge on what it saw (both halves have begun)
-                self._decide(self._look_verdict(lk) == 2, out)
+                self._decide(self.look.verdict(self.att, self.noise.sig2, self.tremor.gain) == HELD, out)
             else:
                 self._decide(self._supported() and not self._hard and not still, out)
         return out
 
     # ------------------------------------------------------------ attitude
-    def _attitude(self, t, ax, ay, az, m, gx, gy, gz):
-        # type: (int, float, float, float, float, float, float, float) -> None
-        """Keep world "up" in body axes: turned by the gyroscope's rate, pulled slowly towards the reading while
-        something carries it near 1 g, set to the mean vector at rest.  A flight is then told from a hand that
-        holds it: a free body reads no gravity, a held one 1 g up, whatever the spin or tumble did to the axes."""
-        if not self._gyro:
-            self._gyro = True
-            self._att_t = t
-            if m > 0.5:
-                self._ux = ax / m
-                self._uy = ay / m
-                self._uz = az / m
-            self._gpx = gx
-            self._gpy = gy
-            self._gpz = gz
-            return
-        dt_us = t - self._att_t
-        self._att_t = t
-        st = self._state
-        self._att_dt = dt_us
-        wx = gx - self._gbx
-        wy = gy - self._gby
-        wz = gz - self._gbz
-        # the rate over the interval: the mean of its ends
-        mx = 0.5 * (wx + self._gpx)
-        my = 0.5 * (wy + self._gpy)
-        mz = 0.5 * (wz + self._gpz)
-        self._gpx = wx
-        self._gpy = wy
-        self._gpz = wz
-        self._w2 = wx * wx + wy * wy + wz * wz
-        k = dt_us / (self.stat_tau + dt_us)
-        self._wlx += (wx - self._wlx) * k
-        self._wly += (wy - self._wly) * k
-        self._wlz += (wz - self._wlz) * k
-        ux = self._ux
-        uy = self._uy
-        uz = self._uz
-        w2 = mx * mx + my * my + mz * mz
-        if w2 > 0.0:
-            # a world-fixed vector seen from the turning body turns by -w dt (Rodrigues)
-            wn = math.sqrt(w2)
-            th = wn * dt_us * 1e-6
-            kx = mx / wn
-            ky = my / wn
-            kz = mz / wn
-            c = math.cos(th)
-            sn = math.sin(th)
-            kd = (kx * ux + ky * uy + kz * uz) * (1.0 - c)
-            cx = ky * uz - kz * uy
-            cy = kz * ux - kx * uz
-            cz = kx * uy - ky * ux
-            ux = ux * c - cx * sn + kx * kd
-            uy = uy * c - cy * sn + ky * kd
-            uz = uz * c - cz * sn + kz * kd
-            if self._cand is not None:
-                ex = self._ex
-                ey = self._ey
-                ez = self._ez
-                kd = (kx * ex + ky * ey + kz * ez) * (1.0 - c)
-                cx = ky * ez - kz * ey
-                cy = kz * ex - kx * ez
-                cz = kx * ey - ky * ex
-                self._ex = ex * c - cx * sn + kx * kd
-                self._ey = ey * c - cy * sn + ky * kd
-                self._ez = ez * c - cz * sn + kz * kd
-        if st == ST_REST:
-            ux = self._mx
-            uy = self._my
-            uz = self._mz
-        elif self._cand is None and st != ST_FLIGHT and m > 0.0 and abs(m - 1.0) < self.up_gate:
-            k = dt_us / (self.up_tau + dt_us)
-            ux += (ax / m - ux) * k
-            uy += (ay / m - uy) * k
-            uz += (az / m - uz) * k
-        n = math.sqrt(ux * ux + uy * uy + uz * uz)
-        if n > 0.0:
-            self._ux = ux / n
-            self._uy = uy / n
-            self._uz = uz / n
-
     # ------------------------------------------------------------- helpers
     def _alpha(self, tau):
         # type: (int) -> float
@@ -647,7 +530,7 @@ class Detector:
         """Lag of the jerk's difference: noise adds sqrt(6) sigma / lag to it, so a noisy part takes it over a
         longer lag (lag1 to jerk_lag_max) to keep that share at jerk_noise.  A slow contact's jerk is the slope
         of a straight rise, the same over any lag shorter than the rise."""
-        lag = int(2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / self.jerk_noise)
+        lag = int(2.0 * math.sqrt(6.0 * self.noise.sig2) * 1e6 / self.jerk_noise)
         if lag < self.lag1:
             return self.lag1
         if lag > self.jerk_lag_max:
@@ -771,7 +654,8 @@ class Detector:
         self._trem_block = self._last_t + self.trem_block_t
         self._held_since = None
         if self.kind == BURRITO:
-            self._reset_tremor()
+            h = self._head
+            self.tremor.reset(self._rx[h], self._ry[h], self._rz[h])
         return res
 
     def _refine_onset(self):
@@ -1002,7 +886,12 @@ class Detector:
         if e > self.var_clamp:
             e = self.var_clamp
         self._var += (e - self._var) * a
-        self._noise_floor(t)
+        h = self._head
+        j = (h - 1) % RING
+        dx = self._rx[h] - self._rx[j]
+        dy = self._ry[h] - self._ry[j]
+        dz = self._rz[h] - self._rz[j]
+        self.noise.update(dx * dx + dy * dy + dz * dz, self._n, self._dt, self.tremor.gain)
         a = self._alpha(self.pick_tau)
         self._lx += (ax - self._lx) * a
         self._ly += (ay - self._ly) * a
@@ -1022,88 +911,29 @@ class Detector:
             self._refx += (self._lx - self._refx) * a
             self._refy += (self._ly - self._refy) * a
             self._refz += (self._lz - self._refz) * a
-        # tremor band-pass
-        dt = self._dt
-        if dt > 0:
-            if self._bq_dt == 0 or abs(dt - self._bq_dt) * 10 > self._bq_dt:
-                self._design_bandpass(dt)
-            e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
-            self._bpe = e
-            self._trem += (e - self._trem) * self._alpha(self.trem_tau)
+        self.tremor.step(ax, ay, az, self._dt)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
-            self._var < self._still_var
+            self._var < self.noise.still_var
             and abs(m - 1.0) < self.still_dev
-            and self._trem < self._trem_thr2
+            and self.tremor.power < self.noise.trem_thr2
         )
         if not still:
             self._quiet_since = None
         else:
             if self._quiet_since is None:
                 self._quiet_since = t
-            if self._turning():
+            if self.att.turning():
                 if t - self._quiet_since < self.rest_doubt_t:
                     still = False
                 else:
                     # quiet that long and still turning: no hand holds so still, the offset was learnt from one
-                    self._gb_t = 0
+                    self.att.forget_offset()
         if still:
             if self._still_since is None:
                 self._still_since = t
         else:
             self._still_since = None
-
-    def _noise_floor(self, t):
-        # type: (int) -> None
-        """Track the sensor's own noise: the lowest recent energy of sample-to-sample differences.
-
-        At rest the difference of two samples is pure noise (6 sigma^2 summed over axes for white noise); a hand,
-        a flight or a contact only add to it, so the floor is the minimum, which creeps up slowly so that a
-        noisier part (or a warmer one) is learnt too.  Every noise-limited threshold is then a multiple of it.
-        """
-        h = self._head
-        j = (h - 1) % RING
-        dx = self._rx[h] - self._rx[j]
-        dy = self._ry[h] - self._ry[j]
-        dz = self._rz[h] - self._rz[j]
-        e = dx * dx + dy * dy + dz * dz
-        self._dvar += (e - self._dvar) * self._alpha(self.noise_tau)
-        if self._floor < 0.0:
-            if self._n * self._dt < self.noise_tau:
-                return
-            self._floor = self._dvar
-        elif self._dvar < self._floor:
-            self._floor = self._dvar
-        else:
-            # creep up by a factor (doubling in ~0.7 noise_rise_tau), never faster: flights and contacts are loud
-            up = self._floor * (1.0 + self._dt / self.noise_rise_tau)
-            self._floor = up if up < self._dvar else self._dvar
-        cap = 6.0 * self.noise_max * self.noise_max
-        if self._floor > cap:
-            self._floor = cap
-        s2 = self._floor / 6.0
-        self._sig2 = s2
-        v = self.still_std * self.still_std
-        k = self.noise_still_k * 3.0 * s2
-        self._still_var = v if v > k else k
-        v = self.trem_min * self.trem_min
-        k = self.noise_trem_k * 3.0 * s2 * self._bp_gain
-        self._trem_thr2 = v if v > k else k
-        sv = math.sqrt(3.0 * s2)
-        v = self.leave_dev
-        k = self.noise_leave_k * sv
-        v = v if v > k else k
-        self._leave2 = v * v
-        # the 60 ms mean leaves rest too: 6 sigmas of its own noise (a lift's 0.08-0.75 g shows there long before
-        # a single sample clears 5 noise sigmas under a 15 mg sensor)
-        a = self._alpha(self.stat_tau)
-        k = 6.0 * math.sqrt(3.0 * s2 * a / (2.0 - a))
-        v = self.leave_mean_dev if self.leave_mean_dev > k else k
-        self._leave_mean2 = v * v
-        v = self.leave_onset_dev
-        k = 2.5 * sv
-        v = v if v > k else k
-        self._onset2 = v * v
 
     def _away_for(self, t):
         # type: (int) -> int
@@ -1141,63 +971,9 @@ class Detector:
         self._strong_since = None
         self._trem_seen = False
 
-    def _reset_tremor(self):
-        # type: () -> None
-        """Restart the band-pass from the newest sample: a contact makes it ring for ~0.3 s."""
-        h = self._head
-        ax = self._rx[h]
-        ay = self._ry[h]
-        az = self._rz[h]
-        self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._trem = 0.0
-
-    def _design_bandpass(self, dt):
-        # type: (int) -> None
-        w0 = 2.0 * math.pi * self.trem_f0 * dt * 1e-6
-        al = math.sin(w0) / (2.0 * self.trem_q)
-        a0 = 1.0 + al
-        self._b0 = al / a0
-        self._b2 = -al / a0
-        self._a1 = -2.0 * math.cos(w0) / a0
-        self._a2 = (1.0 - al) / a0
-        self._bq_dt = dt
-        # white-noise power gain of the two cascaded sections: the energy of the impulse response
-        st = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        g = 0.0
-        x = 1.0
-        n = int(2000000 // dt)
-        if n > 4000:
-            n = 4000
-        for _ in range(n):
-            y = self._bp(st, x)
-            g += y * y
-            x = 0.0
-        self._bp_gain = g
-
-    def _bp(self, s, x):
-        # type: (list, float) -> float
-        """Two cascaded band-pass biquads; s = [x1, x2, y1, y2, u1, u2, v1, v2]."""
-        b0 = self._b0
-        b2 = self._b2
-        a1 = self._a1
-        a2 = self._a2
-        y = b0 * x + b2 * s[1] - a1 * s[2] - a2 * s[3]
-        s[1] = s[0]
-        s[0] = x
-        s[3] = s[2]
-        s[2] = y
-        v = b0 * y + b2 * s[5] - a1 * s[6] - a2 * s[7]
-        s[5] = s[4]
-        s[4] = y
-        s[7] = s[6]
-        s[6] = v
-        return v
-
     def _tremor(self):
         # type: () -> float
-        return math.sqrt(self._trem) if self._trem > 0 else 0.0
+        return math.sqrt(self.tremor.power) if self.tremor.power > 0 else 0.0
 
     def _supported(self):
         # type: () -> bool
@@ -1209,36 +985,24 @@ class Detector:
         if (
             t >= self._trem_block
             and self._supported()
-            and self._trem >= self._trem_thr2
-            and self._trem <= self.trem_max * self.trem_max
+            and self.tremor.power >= self.noise.trem_thr2
+            and self.tremor.power <= self.trem_max * self.trem_max
         ):
             # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
             # fell below a fraction of its recent peak is a ring, not a hand
             self._held_peak *= 1.0 - self._alpha(self.trem_peak_tau)
-            if self._trem > self._held_peak:
-                self._held_peak = self._trem
+            if self.tremor.power > self._held_peak:
+                self._held_peak = self.tremor.power
             if self._held_since is None:
                 self._held_since = t
                 self._held_max = 0.0
-            if self._trem > self._held_max:
-                self._held_max = self._trem
-            if self._trem >= self.trem_decay_frac * self._held_peak:
+            if self.tremor.power > self._held_max:
+                self._held_max = self.tremor.power
+            if self.tremor.power >= self.trem_decay_frac * self._held_peak:
                 return t - self._held_since
         self._held_since = None
         self._held_peak = 0.0
         return -1
-
-    def _turning(self):
-        # type: () -> bool
-        """With the gyroscope and a known offset: does it turn at rest_turn_w or more?  A body lying on something
-        does not turn at all; a hand that holds it still for the accelerometer (a still hand under 15 mg of noise)
-        still turns it at 0.3 dps or more.  Such a hand taken for a rest taught the offset its turn (0.9 dps off
-        after 0.19 s), and every look after that saw a lying burrito turn.  An offset learnt from such a hand is
-        mended once the accelerometer has found it still for rest_doubt_t (`_update_stats`)."""
-        if not self._gyro or self._gb_t < self.gyro_bias_t:
-            return False
-        return self._wlx * self._wlx + self._wly * self._wly + self._wlz * self._wlz >= \
-            self.rest_turn_w * self.rest_turn_w
 
     def _still_for(self, t):
         # type: (int) -> int
@@ -1253,7 +1017,7 @@ class Detector:
         my = self._my
         mz = self._mz
         lim = self.rest_back_dev * self.rest_back_dev
-        k = 16.0 * 3.0 * self._sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
+        k = 16.0 * 3.0 * self.noise.sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
         if k > lim:
             lim = k
         j = self._head
@@ -1327,23 +1091,10 @@ class Detector:
     # ------------------------------------------------------------- burrito
     def _burrito(self, t, ax, ay, az, m, out):
         # type: (int, float, float, float, float, list) -> None
+        """One sample through the state machine: rest and the hand's states here, a flight, the wait after its
+        first contact and what follows an impact in methods of their own."""
         if not self._started:
-            # start from this sample, not from a guess, so filters do not ring
-            self._started = True
-            self._mx = ax
-            self._my = ay
-            self._mz = az
-            self._var = 0.0
-            self._mlp = m
-            self._reset_tremor()  # the band-pass starts from this sample (the newest in the ring)
-            self._lx = ax
-            self._ly = ay
-            self._lz = az
-            self._set_ref(False)
-            self._go(ST_MOVING, t)
-            self._onset = t
-            self._moved = False
-            self._was_still = False
+            self._start(t, ax, ay, az, m)
             return
         self._update_stats(t, ax, ay, az, m)
         st = self._state
@@ -1354,7 +1105,7 @@ class Detector:
             mx = self._mx - self._rest_vec[0]
             my = self._my - self._rest_vec[1]
             mz = self._mz - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > self._leave2 or mx * mx + my * my + mz * mz > self._leave_mean2:
+            if dx * dx + dy * dy + dz * dz > self.noise.leave2 or mx * mx + my * my + mz * mz > self.noise.leave_mean2:
                 self._onset = self._leave_onset(t)
                 self._prev_leave = self._last_leave
                 self._last_leave = self._onset
@@ -1365,247 +1116,169 @@ class Detector:
                 self._trem_seen = False
             return
         if st == ST_MOVING:
-            if self._moving_drop(t, m, out):
-                return
-            # not known to be in a hand: only a real fall ends in a bounce -- a free fall's level, not a running
-            # dip or a hand braking a quick lift (0.3-0.6 g)
-            fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
-                (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
-            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self._pulse is not None else None
-            if pulse is not None:
-                out.append((pulse[0], "bounce", round(pulse[2], 3)))
-                self._moved = True
-                self._initial = False
-                self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
-                self._set_ref(True)
-                return
-            if self._pulse is not None:
-                return
-            if self._still_for(t) >= self.still_t // 2:
-                self._was_still = True
-                self._still_vec = (self._mx, self._my, self._mz)
-                self._still_last = t
-            if self._mlp >= self.windup_g or self._picked(t):
-                # a trace that began in a hand: the pickup happened before it, so it is not reported
-                if not (self._initial and not self._was_still):
-                    # one that began lying there, still but never long enough for a rest: the hand took it from
-                    # where it lay, not at the trace's first sample
-                    stamp = self._left_still() if self._initial else self._onset
-                    out.append((stamp, "pickup", round(self._mlp, 3)))
-                    self._moved = True
-                self._initial = False
-                self._to_held(t)
-                if self._mlp >= self.windup_g:
-                    self._held_step(t, m, out)
-                return
-            if self._still_for(t) >= self.still_t:
-                self._initial = False
-                self._to_rest(t, out)
-            return
-        if st == ST_HELD:
+            self._moving_step(t, ax, ay, az, m, out)
+        elif st == ST_HELD:
             self._held_step(t, m, out)
+        elif st == ST_FLIGHT:
+            self._flight_step(t, ax, ay, az, m)
+        elif st == ST_RESOLVE:
+            self._resolve_step(t, ax, ay, az, m, out)
+        elif st == ST_POST:
+            self._post_step(t, ax, ay, az, m, out)
+
+    def _start(self, t, ax, ay, az, m):
+        # type: (int, float, float, float, float) -> None
+        # start from this sample, not from a guess, so filters do not ring
+        self._started = True
+        self._mx = ax
+        self._my = ay
+        self._mz = az
+        self._var = 0.0
+        self._mlp = m
+        self.tremor.reset(ax, ay, az)  # the band-pass starts from this sample (the newest in the ring)
+        self._lx = ax
+        self._ly = ay
+        self._lz = az
+        self._set_ref(False)
+        self._go(ST_MOVING, t)
+        self._onset = t
+        self._moved = False
+        self._was_still = False
+
+    def _moving_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """Not known to be in a hand or lying still: a pickup, a rest, a plain drop or a knock's fall."""
+        if self._moving_drop(t, m, out):
             return
-        if st == ST_FLIGHT:
-            pulse = self._contact_check(t, ax, ay, az, m, 0)
-            if self._pulse is None and pulse is None:
-                self._jerk_cusum(t, ax, ay, az)
-            if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
-                if self._contact_t0 != self._pulse[0]:
-                    self._contact_t0 = self._pulse[0]
-                    # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
-                    # the floor (a juggle's pop is back in the hand sooner)
-                    self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
-                    self._pending = []
-                    self._look = None
-                    self._go(ST_RESOLVE, t)
-                    self._set_ref(True)
-                return
-            if t - self._state_t > self.flight_max:
-                self._to_held(t)  # never landed: we were wrong about the flight
+        # not known to be in a hand: only a real fall ends in a bounce -- a free fall's level, not a running
+        # dip or a hand braking a quick lift (0.3-0.6 g)
+        fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
+            (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
+        pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self._pulse is not None else None
+        if pulse is not None:
+            out.append((pulse[0], "bounce", round(pulse[2], 3)))
+            self._moved = True
+            self._initial = False
+            self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
+            self._set_ref(True)
             return
-        if st == ST_RESOLVE:
-            pulse = self._contact_check(t, ax, ay, az, m)
-            if pulse is not None:
-                self._take_pulse(pulse)
-                if self._hard:
-                    self._decide(False, out)
-                return
-            if self._pulse is not None:
-                self._look = None  # a new contact: look again once it is over
-                return
-            if self._have_lags(t) and self._residual(t, ax, ay, az) > self.contact_res:
-                # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
-                # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
-                # judge what comes after it, not a comparison across it
-                self._look = None
-                self._supp_since = None
-            if self._air_since is not None and self._air_since > self._contact_t0 \
-                    and t - self._air_since >= self.fell_t:
-                # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
-                # falling longer, it is on its way to the floor
+        if self._pulse is not None:
+            return
+        if self._still_for(t) >= self.still_t // 2:
+            self._was_still = True
+            self._still_vec = (self._mx, self._my, self._mz)
+            self._still_last = t
+        if self._mlp >= self.windup_g or self._picked(t):
+            # a trace that began in a hand: the pickup happened before it, so it is not reported
+            if not (self._initial and not self._was_still):
+                # one that began lying there, still but never long enough for a rest: the hand took it from
+                # where it lay, not at the trace's first sample
+                stamp = self._left_still() if self._initial else self._onset
+                out.append((stamp, "pickup", round(self._mlp, 3)))
+                self._moved = True
+            self._initial = False
+            self._to_held(t)
+            if self._mlp >= self.windup_g:
+                self._held_step(t, m, out)
+            return
+        if self._still_for(t) >= self.still_t:
+            self._initial = False
+            self._to_rest(t, out)
+
+    def _flight_step(self, t, ax, ay, az, m):
+        # type: (int, float, float, float, float) -> None
+        """In flight: the first contact opens the wait for how the flight ends."""
+        pulse = self._contact_check(t, ax, ay, az, m, 0)
+        if self._pulse is None and pulse is None:
+            self._jerk_cusum(t, ax, ay, az)
+        if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
+            if self._contact_t0 != self._pulse[0]:
+                self._contact_t0 = self._pulse[0]
+                # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
+                # the floor (a juggle's pop is back in the hand sooner)
+                self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
+                self._pending = []
+                self.look.reset()
+                self._go(ST_RESOLVE, t)
+                self._set_ref(True)
+            return
+        if t - self._state_t > self.flight_max:
+            self._to_held(t)  # never landed: we were wrong about the flight
+
+    def _resolve_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """After the first contact: impact or catch (see the module comment)."""
+        pulse = self._contact_check(t, ax, ay, az, m)
+        if pulse is not None:
+            self._take_pulse(pulse)
+            if self._hard:
                 self._decide(False, out)
+            return
+        if self._pulse is not None:
+            self.look.reset()  # a new contact: look again once it is over
+            return
+        if self._have_lags(t) and self._residual(t, ax, ay, az) > self.contact_res:
+            # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
+            # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
+            # judge what comes after it, not a comparison across it
+            self.look.reset()
+            self._supp_since = None
+        if self._air_since is not None and self._air_since > self._contact_t0 \
+                and t - self._air_since >= self.fell_t:
+            # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
+            # falling longer, it is on its way to the floor
+            self._decide(False, out)
+            return
+        # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
+        # threshold does not restart it)
+        if self.look.lk is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
+            v = self.look.step(t, ax, ay, az, self.tremor.bpe, self.att, self._dt, self.noise.sig2, self.tremor.gain)
+            if v == LYING:
+                self._decide(False, out)
+                self._to_rest(t, out)
                 return
-            # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
-            # threshold does not restart it)
-            if self._look is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
-                v = self._look_step(t, ax, ay, az)
-                if v == 1:
-                    self._decide(False, out)
-                    self._to_rest(t, out)
-                    return
-                if v == 2:
-                    self._decide(True, out)
-                    return
-            hf = self._held_for(t)
-            # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
-            # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
-            # by chance, or on a cushion's rocking)
-            if (self._look is None and hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
-                    or self._away_for(t) >= self.pick_long_t // 2:
+            if v == HELD:
                 self._decide(True, out)
                 return
-            if t - self._state_t > self.resolve_max:
-                self._decide(self._supported(), out)
+        hf = self._held_for(t)
+        # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
+        # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
+        # by chance, or on a cushion's rocking)
+        if (self.look.lk is None and hf >= self.trem_hold_t and self.tremor.power >= self.catch_sustain * self._held_max) \
+                or self._away_for(t) >= self.pick_long_t // 2:
+            self._decide(True, out)
             return
-        if st == ST_POST:
-            pulse = self._contact_check(t, ax, ay, az, m)
-            if pulse is not None:
-                out.append((pulse[0], "bounce", round(pulse[2], 3)))
-                return
-            if self._pulse is not None:
-                return
-            if self._still_for(t) >= self.still_t:
-                self._to_rest(t, out)
-                return
-            hf = self._held_for(t)
-            if hf >= 0:
-                self._trem_seen = True
-            aw = self._away_for(t)
-            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
-                stamp = self._away_since
-                if self._held_since is not None and self._held_since < stamp:
-                    stamp = self._held_since
-                out.append((stamp, "pickup", round(self._mlp, 3)))
-                self._to_held(t)
+        if t - self._state_t > self.resolve_max:
+            self._decide(self._supported(), out)
+
+    def _post_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """After an impact: bounces, then a rest, or a pickup if a hand moves it first."""
+        pulse = self._contact_check(t, ax, ay, az, m)
+        if pulse is not None:
+            out.append((pulse[0], "bounce", round(pulse[2], 3)))
             return
+        if self._pulse is not None:
+            return
+        if self._still_for(t) >= self.still_t:
+            self._to_rest(t, out)
+            return
+        hf = self._held_for(t)
+        if hf >= 0:
+            self._trem_seen = True
+        aw = self._away_for(t)
+        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
+            stamp = self._away_since
+            if self._held_since is not None and self._held_since < stamp:
+                stamp = self._held_since
+            out.append((stamp, "pickup", round(self._mlp, 3)))
+            self._to_held(t)
 
     def _calm(self, t, m):
         # type: (int, float) -> bool
         """Settled enough after a contact to look for a hand: the contact's ring is over (trem_block) and it is
         supported near 1 g.  A hand's tremor must not delay the look, as it delays "still"."""
         return t >= self._trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
-
-    def _look_step(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> int
-        """Quiet after a contact: lying on something, or held by a very still hand?  0 = still looking, 1 = lying
-        still, 2 = held.  A hand, however steady, keeps a physiological tremor (band power above the noise's, and
-        not dying away like a landing's ring) or sways the vector slowly (the mean of the look's second half moves
-        from its first's).  A body on a table or the floor does neither.  Long averages make both visible under a
-        noisy sensor, where the 50 ms tremor estimate cannot be."""
-        lk = self._look
-        if lk is None:
-            # per half: [start] count, sums of ax, ay, az and of band energy; then the look's own start and the
-            # most band power of any first half it has slid past (a ring it has seen)
-            # with the gyroscope: per half, sums of the angle turned since the look began (x, y, z, squared), then
-            # that angle now; last, per half, the sum of |a|^2 (the vector's spread about its mean)
-            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, t, 0.0,
-                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-            return 0
-        i = 1 if t - lk[0] < self.look_t // 2 else 6
-        lk[i] += 1
-        lk[i + 1] += ax
-        lk[i + 2] += ay
-        lk[i + 3] += az
-        lk[i + 4] += self._bpe
-        lk[24 if i == 1 else 25] += ax * ax + ay * ay + az * az
-        if self._gyro:
-            # small angles (it is still or nearly so): the turn is the rate's sum
-            dt = self._dt * 1e-6
-            lk[21] += self._gpx * dt
-            lk[22] += self._gpy * dt
-            lk[23] += self._gpz * dt
-            j = 13 if i == 1 else 17
-            lk[j] += lk[21]
-            lk[j + 1] += lk[22]
-            lk[j + 2] += lk[23]
-            lk[j + 3] += lk[21] * lk[21] + lk[22] * lk[22] + lk[23] * lk[23]
-        if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
-            return 0
-        v = self._look_verdict(lk)
-        if v == 3:
-            if t - lk[11] < self.look_t + self.look_more_t:
-                # the second half becomes the first: was the first only the tail of the catch's own motion?
-                self._look = [t - self.look_t // 2, lk[6], lk[7], lk[8], lk[9], lk[10], 0, 0.0, 0.0, 0.0, 0.0, lk[11],
-                              max(lk[12], lk[5] / lk[1]),
-                              lk[17], lk[18], lk[19], lk[20], 0.0, 0.0, 0.0, 0.0, lk[21], lk[22], lk[23],
-                              lk[25], 0.0]
-                return 0
-            v = 1
-        self._look = None
-        return v
-
-    def _look_verdict(self, lk):
-        # type: (list) -> int
-        """1 = lying still, 2 = held, 3 = look on (a tremor that fell), from a look's two halves (see _look_step)."""
-        na = lk[1]
-        nb = lk[6]
-        pa = lk[5] / na
-        pb = lk[10] / nb
-        noise_band = 3.0 * self._sig2 * self._bp_gain
-        thr = self.look_trem_k * noise_band
-        v = self.look_trem_min * self.look_trem_min
-        if v > thr:
-            thr = v
-        held = thr <= pb <= self.trem_max * self.trem_max
-        turned = self._look_turned(lk)
-        if turned == 1:
-            return 2
-        if held and pb >= self.look_sustain * pa and not (turned == 0 and self._look_rocked(lk)):
-            return 2
-        thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
-        if thr < self.look_sway_min:
-            thr = self.look_sway_min
-        # band power that is not a hand's sustained tremor (it got here) is a body rocking or ringing at >= 6 Hz:
-        # it leaves part of a cycle in each half's mean, up to sqrt(2) rms / (pi f T) with T the half's length; a
-        # ring dying fast, or off the band's centre, is bounded better by the first half's own spread about its mean
-        # (less twice the noise's: the sample-to-sample floor underestimates a filtered part's variance): a ring's
-        # half means differ by at most 0.75x that
-        ring = self.look_ring_k * math.sqrt(pa)
-        v = _spread2(lk, 2, 24, na) - 6.0 * self._sig2
-        if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
-            ring = self.look_spread_k * math.sqrt(v)
-        thr += ring
-        if _shift2(lk, 2, 7, na, nb) >= thr * thr:
-            return 2
-        # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
-        # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
-        return 3 if held else 1
-
-    def _look_rocked(self, lk):
-        # type: (list) -> bool
-        """With the gyroscope: did its angle swing by more than a hand's tremor does, in both of the look's
-        halves (and, asked only when it did not turn, about a fixed mean)?  Physiological tremor turns a held thing
-        by about 0.04 degrees, a mild essential tremor by 0.17 (peaks); a body rocking on a cushion after a landing
-        swings 0.3-0.5 degrees.  Its band power is then the rocking's, not a hand's."""
-        a2 = self.look_rock_a * self.look_rock_a
-        return _spread2(lk, 13, 16, lk[1]) >= a2 and _spread2(lk, 17, 20, lk[6]) >= a2
-
-    def _look_turned(self, lk):
-        # type: (list) -> int
-        """With the gyroscope and a known offset: did it turn between the look's halves (1 yes, 0 no; -1: no
-        gyroscope, or its offset is not known yet)?  A hand never holds anything still to 0.15 dps; a body lying on
-        something does not turn at all, and a ring's partial cycles move the halves' mean angle by at most
-        look_spread_k times the first half's spread of angle, a steady turn by 3.5x it."""
-        if not self._gyro or self._gb_t < self.gyro_bias_t:
-            return -1
-        na = lk[1]
-        d2 = _shift2(lk, 13, 17, na, lk[6])
-        thr = self.look_turn_w * self.look_t * 0.5e-6
-        if d2 < thr * thr:
-            return 0
-        spread2 = _spread2(lk, 13, 16, na)  # the first half's variance of angle about its mean
-        k = 2.0 * self.look_spread_k  # twice a ring's bound: a steady turn moves them 3.5x its spread
-        return 1 if d2 >= k * k * spread2 else 0
 
     def _level_fall(self, t, m):
         # type: (int, float) -> bool
@@ -1738,7 +1411,7 @@ class Detector:
             # grow); a fall as quickly as before (a baseline left high would start the sum late)
             tau = 4 * dtl if jerk > self._jb else 50000
             self._jb += (jerk - self._jb) * self._alpha(tau if tau > 50000 else 50000)
-        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
+        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self.noise.sig2) * 1e6 / dtl
         prev = self._cus
         self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
         if self._cus <= 0.0:
@@ -1840,7 +1513,7 @@ class Detector:
     def _onset_res(self):
         # type: () -> float
         """Walk-back threshold of a contact's first sample: 0.08 g, or 3 noise sigmas (vector) if that is more."""
-        k = 3.0 * math.sqrt(3.0 * self._sig2)
+        k = 3.0 * math.sqrt(3.0 * self.noise.sig2)
         return k if k > self.onset_res else self.onset_res
 
     def _left_still(self):
@@ -1853,7 +1526,7 @@ class Detector:
             dx = self._rx[j] - v[0]
             dy = self._ry[j] - v[1]
             dz = self._rz[j] - v[2]
-            if dx * dx + dy * dy + dz * dz > self._leave2:
+            if dx * dx + dy * dy + dz * dz > self.noise.leave2:
                 break
             j = (j + 1) % RING
         return self._leave_onset(self._rt[j], v, j)
@@ -1868,7 +1541,7 @@ class Detector:
         rx = ref[0]
         ry = ref[1]
         rz = ref[2]
-        lim = self._onset2
+        lim = self.noise.onset2
         onset = t
         n = 0
         limit = self._n if self._n < RING else RING
@@ -1914,6 +1587,7 @@ class Detector:
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
+        """In a hand: a rest, a plain drop, a windup and the flight candidate that may follow it."""
         if self._still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
@@ -1940,238 +1614,90 @@ class Detector:
                 return
             if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
-                #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
-                #  in the second half, when |a| was least, whether only the vector swung at the let-go, and the
-                #  reading along up smoothed over up_dip_tau, its highest, and its largest fall from there (-1: none
-                #  yet)]
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
-                              0.0, 0.0, 0.0, 0.0, t, self._rel_vec, 0.0, 0.0, -1.0]
-                self._set_horizontal()
+                self._cand = new_candidate(t, 6.0 * math.sqrt(self.noise.sig2), self._rel_vec)
+                self.att.set_horizontal()
                 self._pulse = None
                 self._pulse_quiet = t + self.confirm_skip
             return
+        if self._cand is not None:
+            self._cand_step(t, m, out)
+
+    def _cand_step(self, t, m, out):
+        # type: (int, float, list) -> None
+        """A flight candidate after a windup's abrupt fall: a launch once its window shows a free body, else
+        dropped (one candidate per windup: the first drop after the push is the release or nothing)."""
         c = self._cand
-        if c is None:
-            return
         age = t - c[0]
-        bad = False
-        if age >= self.confirm_skip:
-            c[1] += m
-            c[2] += 1
-            if m < c[3]:
-                c[3] = m
-                c[16] = t
-            if m > c[4]:
-                c[4] = m
-            allow = c[5]
-            if c[8] > 0:
-                # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
-                # axis wanders (no hand spins what it holds)
-                allow += 2.0 * self._spin_g(c)
-            if m - c[3] > self.confirm_rise + allow:
-                bad = True
-            if m >= self.support_hi:
-                bad = True
-            # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > self.confirm_range + allow:
-                bad = True
-            if self._gyro:
-                h = self._head
-                rx = self._rx[h]
-                ry = self._ry[h]
-                rz = self._rz[h]
-                ux = self._ux
-                uy = self._uy
-                uz = self._uz
-                ex = self._ex
-                ey = self._ey
-                ez = self._ez
-                up = rx * ux + ry * uy + rz * uz
-                he = rx * ex + ry * ey + rz * ez
-                hf = rx * (uy * ez - uz * ey) + ry * (uz * ex - ux * ez) + rz * (ux * ey - uy * ex)  # along up x e
-                c[6] += up
-                c[7] += self._w2
-                c[8] += 1
-                c[12] += he
-                c[13] += hf
-                if c[20] < 0.0:
-                    c[18] = up
-                    c[19] = up
-                    c[20] = 0.0
-                else:
-                    c[18] += self._alpha(self.up_dip_tau) * (up - c[18])
-                    if c[18] > c[19]:
-                        c[19] = c[18]
-                    elif c[19] - c[18] > c[20]:
-                        c[20] = c[19] - c[18]
-                if 2 * age >= self.confirm_skip + self.confirm_t:
-                    c[10] += up
-                    c[11] += 1
-                    c[14] += he
-                    c[15] += hf
+        bad = age >= self.confirm_skip and self._cand_add(c, age, t, m)
         if not bad and t >= self._pulse_quiet and self._have_lags(t):
             res = self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head])
-            if self._gyro:
+            if self.att.on:
                 # the residual's own noise, sqrt(6) sigma an axis, reaches confirm_res now and then under a 15 mg
                 # part; with the gravity tests guarding the window, a jerk must clear that reach too
-                if res > self.confirm_res + self.confirm_noise_k * math.sqrt(6.0 * self._sig2):
+                if res > self.confirm_res + self.confirm_noise_k * math.sqrt(6.0 * self.noise.sig2):
                     c[9] = t  # judged once the let-go is known (below)
             elif res > self.confirm_res:
                 bad = True
         if not bad and age >= self.confirm_t and c[2] > 0:
-            if c[8] > 0 and c[6] / c[8] - self._spin_g(c) > self.flight_up_g:
-                # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
+            h = self._head
+            if self.flight.held(c, m, t, (self._rx[h], self._ry[h], self._rz[h]), self.att, self.noise.sig2,
+                                self._dt):
                 bad = True
-            elif self._up_fell(c) or self._up_dipped(c):
-                # its reading along "up" fell: a hand easing its hold, as no drag does (below)
-                bad = True
-            elif self._path_rose(c):
-                # the reading turned up, or sideways: a hand's push, not drag on a path that gravity bends down
-                bad = True
-            elif self._drag_rose(c, m, t):
-                # |a| climbed faster than gravity can speed a body up against its drag: a hand's swing
-                bad = True
+            elif self._cand_launch(c, t, out):
+                return
             else:
-                w2 = c[7] / c[8] if c[8] else 0.0
-                if c[17]:
-                    # only the vector swung: the let-go is where it settled on the flight's
-                    stamp = self._let_go_end(c[0], c[1] / c[2], c[5], w2, False)
-                else:
-                    stamp = self._release_stamp(c[0], c[1] / c[2])
-                if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
-                    # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
-                    # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
-                    # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
-                    # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
-                    bad = True
-                else:
-                    self._launch(stamp, self._wind_peak, t, out)
-                    return
+                bad = True
         if bad:
-            # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
 
-    def _spin_g(self, c):
-        # type: (list) -> float
-        """The most a spin can add to the reading over a flight candidate (g): its mean w^2 times spin_r."""
-        return c[7] / c[8] * self.spin_r / G
+    def _cand_add(self, c, age, t, m):
+        # type: (list, int, int, float) -> bool
+        """Add a sample to the candidate's window; True if |a| already shows a hand (it rose, reached support or
+        swung more than a flight's drag and tumble can)."""
+        bad = False
+        c[1] += m
+        c[2] += 1
+        if m < c[3]:
+            c[3] = m
+            c[16] = t
+        if m > c[4]:
+            c[4] = m
+        allow = c[5]
+        if c[8] > 0:
+            # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
+            # axis wanders (no hand spins what it holds)
+            allow += 2.0 * self.flight.spin_g(c)
+        if m - c[3] > self.confirm_rise + allow:
+            bad = True
+        if m >= self.support_hi:
+            bad = True
+        # flight is steady: a running stride's dip is followed by the next stance push
+        if c[4] - c[3] > self.confirm_range + allow:
+            bad = True
+        if self.att.on:
+            h = self._head
+            self.flight.add(c, age, self._rx[h], self._ry[h], self._rz[h], self.att,
+                            self._dt if self._dt > 0 else 1000)
+        return bad
 
-    def _up_fell(self, c):
-        # type: (list) -> bool
-        """Did the reading along "up" fall between the flight window's halves by more than spin and noise allow?
-        A free body reads only drag, -k|v|v: rising, its part along up is negative and climbs to 0 as it slows;
-        falling, it grows while under half of 1 g (d(up)/dt = k g |v| (1 + sin^2 of the dive - 2 up) > 0).  So it
-        never falls, bar a spin's w^2 r, which swings each half's mean by at most that.  A hand that eases a pump
-        fake's brake or swings it down lets it fall."""
-        nb = c[11]
-        na = c[8] - nb
-        if na <= 0 or nb <= 0:
-            return False
-        fall = (c[6] - c[10]) / na - c[10] / nb
-        return fall > self._up_fall_allow(c, self._sig2 * (1.0 / na + 1.0 / nb))
-
-    def _up_fall_allow(self, c, var):
-        # type: (list, float) -> float
-        """How far the reading along "up" may fall in a flight: a tumble's changing drag area and lift
-        (up_fall_g), twice the spin's w^2 r, and up_fall_k sigmas of the fall's noise, whose variance is var."""
-        return 2.0 * self._spin_g(c) + self.up_fall_g + self.up_fall_k * math.sqrt(var)
-
-    def _up_dipped(self, c):
-        # type: (list) -> bool
-        """Did the reading along "up", smoothed over up_dip_tau, fall anywhere in the flight window by more than
-        _up_fell allows?  The halves' means miss a fall that comes back: a pump fake's arm eased its hold from 0.52
-        to 0.21 g along up in 60 ms, then lifted it to 0.36 g, so the second half read more than the first.  No
-        free body's reading along up falls at all (see _up_fell); the smoothed noise is sigma sqrt(a / (2 - a)) a
-        sample, with a the smoothing's weight."""
-        if c[8] <= 0:
-            return False
-        a = self._alpha(self.up_dip_tau)
-        return c[20] > self._up_fall_allow(c, 2.0 * self._sig2 * a / (2.0 - a))
-
-    def _drag_rose(self, c, m, t):
-        # type: (list, float, int) -> bool
-        """Did |a| climb over the flight window faster than a free body's drag can grow?  Drag is k|v|v and only
-        gravity speeds a free body up against it, so d|a|/dt = 2 g (up - |a|^2) / |v| (|a| and up, the reading's
-        part along up, in g), with |v| at least vt sqrt(|a|) for the slowest terminal speed: drag grows only on a
-        steep fall short of its terminal speed.  Judged only for a body that turned less than drag_turn_max over
-        the window (a tumble's changing drag area and lift are for confirm_rise), bounding the turn by the mean
-        w^2, on the most up read (the second half's mean, a falling body's grows, or the newest reading) against
-        the least |a| since.  A pump fake's upswing lifts |a| from 0.62 to 0.98 g in 80 ms, where drag could add
-        0.18 g at most."""
-        if c[8] <= 0 or c[11] <= 0:
-            return False
-        if math.sqrt(c[7] / c[8]) * (t - c[0]) * 1e-6 > self.drag_turn_max:
-            return False
-        h = self._head
-        up = c[10] / c[11] + self.up_fall_k * math.sqrt(self._sig2 / c[11])
-        now = self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz + 3.0 * math.sqrt(self._sig2)
-        if now > up:
-            up = now
-        lo = c[3] - c[5] if c[3] > c[5] else 0.0
-        if up <= lo * lo:
-            return m - c[3] > 2.0 * self._spin_g(c) + c[5]
-        grow = 2.0 * G * (up - lo * lo) * (t - c[16]) * 1e-6 / (self.path_vt_min * math.sqrt(lo if lo > 0.001 else 0.001))
-        return m - c[3] > grow + 2.0 * self._spin_g(c) + c[5]
-
-    def _set_horizontal(self):
-        # type: () -> None
-        """A unit vector at right angles to "up" (the body axis least along it, less its part along up)."""
-        ux = self._ux
-        uy = self._uy
-        uz = self._uz
-        if abs(ux) <= abs(uy) and abs(ux) <= abs(uz):
-            ex, ey, ez = 1.0 - ux * ux, -ux * uy, -ux * uz
-        elif abs(uy) <= abs(uz):
-            ex, ey, ez = -uy * ux, 1.0 - uy * uy, -uy * uz
+    def _cand_launch(self, c, t, out):
+        # type: (list, int, list) -> bool
+        """The window shows a free body: report the launch at the let-go, unless a jerk came wholly after it."""
+        w2 = c[7] / c[8] if c[8] else 0.0
+        if c[17]:
+            # only the vector swung: the let-go is where it settled on the flight's
+            stamp = self._let_go_end(c[0], c[1] / c[2], c[5], w2, False)
         else:
-            ex, ey, ez = -uz * ux, -uz * uy, 1.0 - uz * uz
-        n = math.sqrt(ex * ex + ey * ey + ez * ez)
-        self._ex = ex / n
-        self._ey = ey / n
-        self._ez = ez / n
-
-    def _path_rose(self, c):
-        # type: (list) -> bool
-        """Did the reading turn between the flight window's halves as no drag does?  A free body reads drag, -k|v|v
-        (and a tumble's lift, a fraction of it), so the reading's angle below the horizontal is its flight path's
-        above it, and gravity only bends the path down (d(gamma)/dt = -g cos(gamma) / |v|); and its horizontal
-        part keeps the direction opposite the horizontal velocity, which neither gravity nor drag turns.  Judged
-        only when both halves read a horizontal part above spin's and the noise's reach."""
-        nb = c[11]
-        na = c[8] - nb
-        if na <= 0 or nb <= 0:
+            stamp = self._release_stamp(c[0], c[1] / c[2])
+        if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
+            # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
+            # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
+            # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
+            # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
             return False
-        u1 = (c[6] - c[10]) / na
-        u2 = c[10] / nb
-        h1e = (c[12] - c[14]) / na
-        h1f = (c[13] - c[15]) / na
-        h2e = c[14] / nb
-        h2f = c[15] / nb
-        h1 = math.sqrt(h1e * h1e + h1f * h1f)
-        h2 = math.sqrt(h2e * h2e + h2f * h2f)
-        err = 2.0 * self._spin_g(c) + self.up_fall_k * math.sqrt(self._sig2 / (na if na < nb else nb))
-        gate = self.path_min_g if self.path_min_g > 3.0 * err else 3.0 * err
-        r1 = math.sqrt(u1 * u1 + h1 * h1)
-        r2 = math.sqrt(u2 * u2 + h2 * h2)
-        if r1 <= 0.0 or r2 <= 0.0:
-            return False
-        rise = math.atan2(-u2, h2) - math.atan2(-u1, h1)  # of the reading's angle below the horizontal
-        allow = self.path_rise_a + err / r1 + err / r2
-        lo = (r1 if r1 < r2 else r2) - err
-        if lo >= gate:
-            # drag of lo g means |v| >= vt sqrt(lo); gravity turns the path down by at most g dt / |v| between the
-            # halves' middles
-            bend = G * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
-            if -rise > allow + bend:
-                return True
-        if h1 < gate or h2 < gate:
-            return False
-        turn = math.atan2(abs(h1e * h2f - h1f * h2e), h1e * h2e + h1f * h2f)  # the horizontal part's, 0-pi
-        if turn > self.path_rise_a + err / h1 + err / h2:
-            return True
-        return rise > allow
+        self._launch(stamp, self._wind_peak, t, out)
+        return True
 
     def _abrupt(self, t, m):
         # type: (int, float) -> bool
@@ -2197,12 +1723,12 @@ class Detector:
                 hi = self._rm[j]
             j = (j - 1) % RING
             n += 1
-        drop = self.release_drop_gyro if self._gyro else self.release_drop
+        drop = self.release_drop_gyro if self.att.on else self.release_drop
         if hi - m >= drop:
             self._rel_t = t
             self._rel_lo = m
             self._rel_vec = False
-        elif (self._gyro and m <= self.windup_flight_max and (self._rel_t < 0 or self._rel_vec)
+        elif (self.att.on and m <= self.windup_flight_max and (self._rel_t < 0 or self._rel_vec)
               and self._vector_release(t, m, w, self.release_drop)):
             # a fall of |a| still in look stands: the let-go's own tail swings the vector as well
             self._rel_t = t
@@ -2227,7 +1753,7 @@ class Detector:
         x = self._rx[h]
         y = self._ry[h]
         z = self._rz[h]
-        wr = math.sqrt(self._w2) * 1e-6
+        wr = math.sqrt(self.att.w2) * 1e-6
         j = (h - 1) % RING
         n = 1
         limit = self._n if self._n < RING else RING
