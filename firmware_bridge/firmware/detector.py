@@ -131,12 +131,14 @@ try:  # on the board the parts are modules next to this one; on the host, in thi
     from det_flight import FlightCheck, new_candidate
     from det_look import HELD, LYING, Look
     from det_noise import NoiseFloor
+    from det_ring import RING, Ring
     from det_tremor import Tremor
 except ImportError:
     from firmware_bridge.firmware.det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
     from firmware_bridge.firmware.det_flight import FlightCheck, new_candidate
     from firmware_bridge.firmware.det_look import HELD, LYING, Look
     from firmware_bridge.firmware.det_noise import NoiseFloor
+    from firmware_bridge.firmware.det_ring import RING, Ring
     from firmware_bridge.firmware.det_tremor import Tremor
 
 TYPE_CHECKING = False
@@ -300,8 +302,6 @@ DEFAULTS = {
     "badge_refract": 150000,
 }
 
-RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
-G = 9.80665  # m/s^2 per g: readings are in g, spin and speed in SI units
 
 
 class Detector:
@@ -312,31 +312,21 @@ class Detector:
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
+        self.ring = Ring()
         # the parts with a state of their own; each takes the parameters it names in PARAMS (_share_params)
         self.noise = NoiseFloor()
         self.tremor = Tremor()
         self.att = Attitude()
         self.look = Look()
         self.flight = FlightCheck()
-        self._parts = (self.noise, self.tremor, self.att, self.look, self.flight)
+        self._parts = (self.ring, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
             self.configure(params)
         else:
             self._share_params()
-        self._n = 0
-        self._rt = [0] * RING
-        self._rx = [0.0] * RING
-        self._ry = [0.0] * RING
-        self._rz = [0.0] * RING
-        self._rm = [0.0] * RING
-        self._head = -1
-        self._i1 = 0  # ring position of the sample ~self.lag1 ago
-        self._i2 = 0  # ... ~self.lag2 ago
         self._ij = 0  # ... ~_jerk_lag() ago: the jerk change-point's difference
-        self._last_t = None  # type: Any
-        self._dt = 0
         self._mlp = 1.0
         # stillness statistics
         self._mx = 0.0
@@ -455,25 +445,7 @@ class Detector:
         # type: (int, float, float, float, Any, Any, Any) -> list
         """Take one sample (with the angular rate in rad/s when the part's gyroscope is on); return the (usually
         empty) list of new events."""
-        if self._last_t is not None:
-            dt = t_us - self._last_t
-            if dt <= 0:
-                raise ValueError("time does not increase")
-            if self._dt == 0:
-                self._dt = dt
-            else:
-                self._dt += (dt - self._dt) // 8
-        self._last_t = t_us
-        m = math.sqrt(ax * ax + ay * ay + az * az)
-        h = (self._head + 1) % RING
-        self._head = h
-        self._rt[h] = t_us
-        self._rx[h] = ax
-        self._ry[h] = ay
-        self._rz[h] = az
-        self._rm[h] = m
-        self._n += 1
-        self._advance_lags(t_us)
+        m = self.ring.push(t_us, ax, ay, az)
         if gx is not None and self.kind == BURRITO:
             st = self._state
             mode = UP_REST if st == ST_REST else (UP_PULL if self._cand is None and st != ST_FLIGHT else UP_FREE)
@@ -496,7 +468,7 @@ class Detector:
             if self._pulse is not None:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
-            still = self._last_t is not None and self._still_for(self._last_t) >= self.still_t
+            still = self.ring.last_t is not None and self._still_for(self.ring.last_t) >= self.still_t
             if self.look.both_halves() and not self._hard:
                 # the recording ended during the look: judge on what it saw (both halves have begun)
                 self._decide(self.look.verdict(self.att, self.noise.sig2, self.tremor.gain) == HELD, out)
@@ -506,25 +478,6 @@ class Detector:
 
     # ------------------------------------------------------------ attitude
     # ------------------------------------------------------------- helpers
-    def _alpha(self, tau):
-        # type: (int) -> float
-        dt = self._dt if self._dt > 0 else 1000
-        return dt / (tau + dt)
-
-    def _advance_lags(self, t):
-        # type: (int) -> None
-        n = self._n if self._n < RING else RING
-        oldest = (self._head - n + 1) % RING
-        if (self._i1 - oldest) % RING >= n:
-            self._i1 = oldest
-        if (self._i2 - oldest) % RING >= n:
-            self._i2 = oldest
-        rt = self._rt
-        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - self.lag1:
-            self._i1 = (self._i1 + 1) % RING
-        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - self.lag2:
-            self._i2 = (self._i2 + 1) % RING
-
     def _jerk_lag(self):
         # type: () -> int
         """Lag of the jerk's difference: noise adds sqrt(6) sigma / lag to it, so a noisy part takes it over a
@@ -539,59 +492,39 @@ class Detector:
 
     def _advance_jerk_lag(self, t):
         # type: (int) -> None
-        n = self._n if self._n < RING else RING
-        oldest = (self._head - n + 1) % RING
-        rt = self._rt
+        n = self.ring.n if self.ring.n < RING else RING
+        oldest = (self.ring.head - n + 1) % RING
+        rt = self.ring.t
         if (self._ij - oldest) % RING >= n:
             self._ij = oldest
         tq = t - self._jerk_lag()
-        while self._ij != self._head and rt[(self._ij + 1) % RING] <= tq:
+        while self._ij != self.ring.head and rt[(self._ij + 1) % RING] <= tq:
             self._ij = (self._ij + 1) % RING
         while self._ij != oldest and rt[self._ij] > tq:  # the lag grew with the measured noise
             self._ij = (self._ij - 1) % RING
 
-    def _have_lags(self, t):
-        # type: (int) -> bool
-        return self._n > 3 and t - self._rt[self._i2] >= self.lag2 and self._i1 != self._i2
-
-    def _residual(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> float
-        """|a - linear extrapolation from the samples ~20 ms and ~10 ms ago|."""
-        i1 = self._i1
-        i2 = self._i2
-        t1 = self._rt[i1]
-        t2 = self._rt[i2]
-        k = (t - t1) / (t1 - t2)
-        x1 = self._rx[i1]
-        y1 = self._ry[i1]
-        z1 = self._rz[i1]
-        dx = ax - (x1 + (x1 - self._rx[i2]) * k)
-        dy = ay - (y1 + (y1 - self._ry[i2]) * k)
-        dz = az - (z1 + (z1 - self._rz[i2]) * k)
-        return math.sqrt(dx * dx + dy * dy + dz * dz)
-
     def _start_pulse(self, t, min_g):
         # type: (int, float) -> None
         """Freeze the pre-contact baseline and find the contact's first sample."""
-        i1 = self._i1
-        i2 = self._i2
-        t1 = self._rt[i1]
-        t2 = self._rt[i2]
-        bx = self._rx[i1]
-        by = self._ry[i1]
-        bz = self._rz[i1]
+        i1 = self.ring.i1
+        i2 = self.ring.i2
+        t1 = self.ring.t[i1]
+        t2 = self.ring.t[i2]
+        bx = self.ring.x[i1]
+        by = self.ring.y[i1]
+        bz = self.ring.z[i1]
         span = t1 - t2
-        sx = (bx - self._rx[i2]) / span
-        sy = (by - self._ry[i2]) / span
-        sz = (bz - self._rz[i2]) / span
+        sx = (bx - self.ring.x[i2]) / span
+        sy = (by - self.ring.y[i2]) / span
+        sz = (bz - self.ring.z[i2]) / span
         # walk back from the newest sample while the residual stays high
-        j = self._head
-        onset = self._rt[j]
+        j = self.ring.head
+        onset = self.ring.t[j]
         while j != i1:
-            tj = self._rt[j]
-            dx = self._rx[j] - bx - sx * (tj - t1)
-            dy = self._ry[j] - by - sy * (tj - t1)
-            dz = self._rz[j] - bz - sz * (tj - t1)
+            tj = self.ring.t[j]
+            dx = self.ring.x[j] - bx - sx * (tj - t1)
+            dy = self.ring.y[j] - by - sy * (tj - t1)
+            dz = self.ring.z[j] - bz - sz * (tj - t1)
             if dx * dx + dy * dy + dz * dz <= min_g * min_g:
                 break
             onset = tj
@@ -601,11 +534,11 @@ class Detector:
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev, min_g, opened_by_jerk]
         self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset, min_g, False]
         self._pulse_samples = []  # type: list
-        if j != self._head:  # replay from the first sample of the contact (if the newest is below the walk-back
+        if j != self.ring.head:  # replay from the first sample of the contact (if the newest is below the walk-back
             j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
         while True:
-            self._pulse_step(self._rt[j], self._rx[j], self._ry[j], self._rz[j], self._rm[j])
-            if j == self._head:
+            self._pulse_step(self.ring.t[j], self.ring.x[j], self.ring.y[j], self.ring.z[j], self.ring.m[j])
+            if j == self.ring.head:
                 break
             j = (j + 1) % RING
 
@@ -636,7 +569,7 @@ class Detector:
                 w += s[0] - prev
             prev = s[0]
         if w == 0:
-            w = self._dt
+            w = self.ring.dt
         return w
 
     def _end_pulse(self):
@@ -649,13 +582,13 @@ class Detector:
         res = (t0, p[1], p[2], self._pulse_fwhm())
         self._pulse = None
         self._pulse_samples = []
-        self._pulse_quiet = self._last_t + self.pulse_gap
-        self._hinge_from = self._last_t
-        self._trem_block = self._last_t + self.trem_block_t
+        self._pulse_quiet = self.ring.last_t + self.pulse_gap
+        self._hinge_from = self.ring.last_t
+        self._trem_block = self.ring.last_t + self.trem_block_t
         self._held_since = None
         if self.kind == BURRITO:
-            h = self._head
-            self.tremor.reset(self._rx[h], self._ry[h], self._rz[h])
+            h = self.ring.head
+            self.tremor.reset(self.ring.x[h], self.ring.y[h], self.ring.z[h])
         return res
 
     def _refine_onset(self):
@@ -673,7 +606,7 @@ class Detector:
         if not s:
             return t0
         ts = s[0][0]
-        half = ts - self._dt // 2
+        half = ts - self.ring.dt // 2
         if len(s) > 1 and s[1][1] > 4.0 * s[0][1]:
             # the first sample caught only the start (a quarter or less of the next): it touched just before it, and
             # the line through the two back to zero says how long before (at most a third of a period)
@@ -711,10 +644,10 @@ class Detector:
         there needs no climb half-way to cap, which a spinning flight's own turn can take most of (the sum has
         seen the rise)."""
         tq = t_est - self.hinge_pre_t
-        j0 = self._ring_at(tq if tq > self._hinge_from else self._hinge_from)
-        if self._rt[j0] < self._hinge_from:
+        j0 = self.ring.at(tq if tq > self._hinge_from else self._hinge_from)
+        if self.ring.t[j0] < self._hinge_from:
             j0 = (j0 + 1) % RING
-        h = self._head
+        h = self.ring.head
         # where the window began: the mean of its first three samples
         bx = 0.0
         by = 0.0
@@ -723,9 +656,9 @@ class Detector:
         for _ in range(3):
             if j == h:
                 return -1
-            bx += self._rx[j]
-            by += self._ry[j]
-            bz += self._rz[j]
+            bx += self.ring.x[j]
+            by += self.ring.y[j]
+            bz += self.ring.z[j]
             j = (j + 1) % RING
         bx /= 3.0
         by /= 3.0
@@ -733,10 +666,10 @@ class Detector:
         c2 = cap * cap
         je = j
         while je != h:
-            dx = self._rx[je] - bx
-            dy = self._ry[je] - by
-            dz = self._rz[je] - bz
-            if self._rt[je] >= t_est and dx * dx + dy * dy + dz * dz > c2:
+            dx = self.ring.x[je] - bx
+            dy = self.ring.y[je] - by
+            dz = self.ring.z[je] - bz
+            if self.ring.t[je] >= t_est and dx * dx + dy * dy + dz * dz > c2:
                 break
             je = (je + 1) % RING
         step = 1 + ((je - j0) % RING) // 48  # at most ~48 samples: it runs once per contact, on a small CPU too
@@ -746,8 +679,8 @@ class Detector:
         k = 0
         while j != je:
             if k % step == 0:
-                ts.append((self._rt[j] - t_est) * 1e-6)
-                xs.append((self._rx[j] - bx, self._ry[j] - by, self._rz[j] - bz))
+                ts.append((self.ring.t[j] - t_est) * 1e-6)
+                xs.append((self.ring.x[j] - bx, self.ring.y[j] - by, self.ring.z[j] - bz))
             k += 1
             j = (j + 1) % RING
         n = len(ts)
@@ -817,7 +750,7 @@ class Detector:
         if best == 0:  # on the window's first allowed sample: the rise may have begun before it
             if not_before is not None:
                 return -1
-            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self._dt // 2,
+            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self.ring.dt // 2,
                                      found)
         if best == len(errs) - 1:
             return -1  # no bend inside the window: no rise out of a steady flight to place
@@ -872,10 +805,10 @@ class Detector:
             if t - self._fall_since >= self.air_t_fall:
                 self._fall_end = t
             self._fall_since = None
-        a = self._alpha(self.mlp_tau)
+        a = self.ring.alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
         # clamped (robust) mean and variance, so one big spike does not hide stillness for long
-        a = self._alpha(self.stat_tau)
+        a = self.ring.alpha(self.stat_tau)
         dx = min(self.mean_clamp, max(-self.mean_clamp, ax - self._mx))
         dy = min(self.mean_clamp, max(-self.mean_clamp, ay - self._my))
         dz = min(self.mean_clamp, max(-self.mean_clamp, az - self._mz))
@@ -886,13 +819,13 @@ class Detector:
         if e > self.var_clamp:
             e = self.var_clamp
         self._var += (e - self._var) * a
-        h = self._head
+        h = self.ring.head
         j = (h - 1) % RING
-        dx = self._rx[h] - self._rx[j]
-        dy = self._ry[h] - self._ry[j]
-        dz = self._rz[h] - self._rz[j]
-        self.noise.update(dx * dx + dy * dy + dz * dz, self._n, self._dt, self.tremor.gain)
-        a = self._alpha(self.pick_tau)
+        dx = self.ring.x[h] - self.ring.x[j]
+        dy = self.ring.y[h] - self.ring.y[j]
+        dz = self.ring.z[h] - self.ring.z[j]
+        self.noise.update(dx * dx + dy * dy + dz * dz, self.ring.n, self.ring.dt, self.tremor.gain)
+        a = self.ring.alpha(self.pick_tau)
         self._lx += (ax - self._lx) * a
         self._ly += (ay - self._ly) * a
         self._lz += (az - self._lz) * a
@@ -907,11 +840,11 @@ class Detector:
             if self._supp_since is None or t - self._supp_since < 3 * self.pick_tau:
                 a = 1.0
             else:
-                a = self._alpha(1000000)
+                a = self.ring.alpha(1000000)
             self._refx += (self._lx - self._refx) * a
             self._refy += (self._ly - self._refy) * a
             self._refz += (self._lz - self._refz) * a
-        self.tremor.step(ax, ay, az, self._dt)
+        self.tremor.step(ax, ay, az, self.ring.dt)
         # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
         still = (
             self._var < self.noise.still_var
@@ -990,7 +923,7 @@ class Detector:
         ):
             # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
             # fell below a fraction of its recent peak is a ring, not a hand
-            self._held_peak *= 1.0 - self._alpha(self.trem_peak_tau)
+            self._held_peak *= 1.0 - self.ring.alpha(self.trem_peak_tau)
             if self.tremor.power > self._held_peak:
                 self._held_peak = self.tremor.power
             if self._held_since is None:
@@ -1020,17 +953,17 @@ class Detector:
         k = 16.0 * 3.0 * self.noise.sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
         if k > lim:
             lim = k
-        j = self._head
-        stamp = self._rt[j]
+        j = self.ring.head
+        stamp = self.ring.t[j]
         n = 0
-        limit = self._n if self._n < RING else RING
+        limit = self.ring.n if self.ring.n < RING else RING
         while n < limit:
-            dx = self._rx[j] - mx
-            dy = self._ry[j] - my
-            dz = self._rz[j] - mz
+            dx = self.ring.x[j] - mx
+            dy = self.ring.y[j] - my
+            dz = self.ring.z[j] - mz
             if dx * dx + dy * dy + dz * dz > lim:
                 break
-            stamp = self._rt[j]
+            stamp = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return stamp
@@ -1074,16 +1007,16 @@ class Detector:
             if age >= self.pulse_win or (age >= self.pulse_min and self._pulse_samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
-        if t < self._pulse_quiet or not self._have_lags(t):
+        if t < self._pulse_quiet or not self.ring.have_lags(t):
             return None
-        if self._rt[self._i2] < self._hinge_from:
+        if self.ring.t[self.ring.i2] < self._hinge_from:
             return None  # the line the reading is held to still reaches back to the let-go: its change is no touch
         if need_air < 0:
             need_air = self.air_t
         if need_air and not self._air_ok:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
-        if self._residual(t, ax, ay, az) > self.contact_res:
+        if self.ring.residual(t, ax, ay, az) > self.contact_res:
             self._start_pulse(t, self._onset_res())
             self._air_ok = False
         return None
@@ -1217,7 +1150,7 @@ class Detector:
         if self._pulse is not None:
             self.look.reset()  # a new contact: look again once it is over
             return
-        if self._have_lags(t) and self._residual(t, ax, ay, az) > self.contact_res:
+        if self.ring.have_lags(t) and self.ring.residual(t, ax, ay, az) > self.contact_res:
             # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
             # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
             # judge what comes after it, not a comparison across it
@@ -1232,7 +1165,7 @@ class Detector:
         # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
         # threshold does not restart it)
         if self.look.lk is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
-            v = self.look.step(t, ax, ay, az, self.tremor.bpe, self.att, self._dt, self.noise.sig2, self.tremor.gain)
+            v = self.look.step(t, ax, ay, az, self.tremor.bpe, self.att, self.ring.dt, self.noise.sig2, self.tremor.gain)
             if v == LYING:
                 self._decide(False, out)
                 self._to_rest(t, out)
@@ -1326,10 +1259,10 @@ class Detector:
                 # fall's own, under drop_g, and change neither answer
                 self._from_rest_for = self._low_since
                 self._from_rest = self._left_rest and \
-                    self._max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
+                    self.ring.max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
                         # something pushed it off its rest before it fell: a knock, a slide, a tip
                         self._low_since - self._state_t > self.fall_lead_t
-                        and self._max_dev(self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev)
+                        and self.ring.max_dev(self._rest_vec, self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev)
             if not self._from_rest:
                 return False
             stamp = self._prev_leave
@@ -1339,42 +1272,6 @@ class Detector:
         self._pulse = None
         self._launch(self._fall_onset(), m, t, out)
         return True
-
-    def _max_dev(self, t0, t1):
-        # type: (int, int) -> float
-        """Largest distance from the rest vector of the samples from t0 up to (not including) t1."""
-        rx = self._rest_vec[0]
-        ry = self._rest_vec[1]
-        rz = self._rest_vec[2]
-        j = self._head
-        n = 0
-        best = 0.0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t0:
-            if self._rt[j] < t1:
-                dx = self._rx[j] - rx
-                dy = self._ry[j] - ry
-                dz = self._rz[j] - rz
-                d = dx * dx + dy * dy + dz * dz
-                if d > best:
-                    best = d
-            j = (j - 1) % RING
-            n += 1
-        return math.sqrt(best)
-
-    def _max_m_since(self, t0):
-        # type: (int) -> float
-        """Largest |a| in the ring from t0 on."""
-        j = self._head
-        n = 0
-        best = 0.0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t0:
-            if self._rm[j] > best:
-                best = self._rm[j]
-            j = (j - 1) % RING
-            n += 1
-        return best
 
     def _picked(self, t):
         # type: (int) -> bool
@@ -1392,16 +1289,16 @@ class Detector:
         """Change-point on the jerk: a contact whose force rises slowly has no jump for the residual test to see,
         but its jerk leaves the flight's own (smooth spin and drag) level at the first touch.  A CUSUM of the excess
         jerk finds it; the contact is stamped where the sum last left zero."""
-        if not self._have_lags(t):
+        if not self.ring.have_lags(t):
             return
         self._advance_jerk_lag(t)
         i1 = self._ij
-        dtl = t - self._rt[i1]
+        dtl = t - self.ring.t[i1]
         if dtl <= 0:
             return
-        dx = ax - self._rx[i1]
-        dy = ay - self._ry[i1]
-        dz = az - self._rz[i1]
+        dx = ax - self.ring.x[i1]
+        dy = ay - self.ring.y[i1]
+        dz = az - self.ring.z[i1]
         jerk = math.sqrt(dx * dx + dy * dy + dz * dz) * 1e6 / dtl
         if self._jb < 0.0:
             self._jb = jerk
@@ -1410,10 +1307,10 @@ class Detector:
             # followed over four lags (a baseline as quick as the lag takes a slow contact's in before the sum can
             # grow); a fall as quickly as before (a baseline left high would start the sum late)
             tau = 4 * dtl if jerk > self._jb else 50000
-            self._jb += (jerk - self._jb) * self._alpha(tau if tau > 50000 else 50000)
+            self._jb += (jerk - self._jb) * self.ring.alpha(tau if tau > 50000 else 50000)
         allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self.noise.sig2) * 1e6 / dtl
         prev = self._cus
-        self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
+        self._cus += (jerk - self._jb - allow) * self.ring.dt * 1e-6
         if self._cus <= 0.0:
             self._cus = 0.0
             return
@@ -1429,28 +1326,17 @@ class Detector:
             self._cus = 0.0
             self._air_ok = False
 
-    def _ring_at(self, tq):
-        # type: (int) -> int
-        """Ring index of the newest sample at or before tq (the oldest kept if none)."""
-        j = self._head
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit - 1 and self._rt[j] > tq:
-            j = (j - 1) % RING
-            n += 1
-        return j
-
     def _ramp_onset(self, tc, t):
         # type: (int, int) -> int
         """First touch of a contact the jerk sum found (it left zero at tc): the trend before tc is the baseline."""
-        i1 = self._ring_at(tc - self.lag1)
-        i2 = self._ring_at(tc - self.lag2)
-        span = self._rt[i1] - self._rt[i2]
+        i1 = self.ring.at(tc - self.lag1)
+        i2 = self.ring.at(tc - self.lag2)
+        span = self.ring.t[i1] - self.ring.t[i2]
         if span <= 0:
             return tc
-        return self._ramp_fit(tc, self._rx[i1], self._ry[i1], self._rz[i1], (self._rx[i1] - self._rx[i2]) / span,
-                              (self._ry[i1] - self._ry[i2]) / span, (self._rz[i1] - self._rz[i2]) / span,
-                              self._rt[i1], 0.0)
+        return self._ramp_fit(tc, self.ring.x[i1], self.ring.y[i1], self.ring.z[i1], (self.ring.x[i1] - self.ring.x[i2]) / span,
+                              (self.ring.y[i1] - self.ring.y[i2]) / span, (self.ring.z[i1] - self.ring.z[i2]) / span,
+                              self.ring.t[i1], 0.0)
 
     def _ramp_fit(self, tc, bx, by, bz, sx, sy, sz, t1, cap):
         # type: (int, float, float, float, float, float, float, int, float) -> int
@@ -1460,19 +1346,19 @@ class Detector:
         not bias it; with cap > 0, only while the deviation is under cap: the early, straight part of the rise) and
         extrapolate it back to zero.  A sharp contact has too few samples to fit and keeps tc; the answer is never
         more than ramp_back_t before tc."""
-        h = self._head
-        t = self._rt[h]
-        ux = self._rx[h] - bx - sx * (t - t1)
-        uy = self._ry[h] - by - sy * (t - t1)
-        uz = self._rz[h] - bz - sz * (t - t1)
+        h = self.ring.head
+        t = self.ring.t[h]
+        ux = self.ring.x[h] - bx - sx * (t - t1)
+        uy = self.ring.y[h] - by - sy * (t - t1)
+        uz = self.ring.z[h] - bz - sz * (t - t1)
         un = math.sqrt(ux * ux + uy * uy + uz * uz)
         if un <= 0.0:
             return tc
         ux /= un
         uy /= un
         uz /= un
-        j = self._ring_at(tc)
-        if self._rt[j] < tc:
+        j = self.ring.at(tc)
+        if self.ring.t[j] < tc:
             j = (j + 1) % RING
         n = 0
         st = 0.0
@@ -1480,9 +1366,9 @@ class Detector:
         stt = 0.0
         std = 0.0
         while True:
-            tj = self._rt[j]
-            d = (self._rx[j] - bx - sx * (tj - t1)) * ux + (self._ry[j] - by - sy * (tj - t1)) * uy + \
-                (self._rz[j] - bz - sz * (tj - t1)) * uz
+            tj = self.ring.t[j]
+            d = (self.ring.x[j] - bx - sx * (tj - t1)) * ux + (self.ring.y[j] - by - sy * (tj - t1)) * uy + \
+                (self.ring.z[j] - bz - sz * (tj - t1)) * uz
             if cap > 0.0 and d > cap:
                 break
             dt = (tj - tc) * 1e-6
@@ -1521,15 +1407,15 @@ class Detector:
         """When a hand took it from where it last lay still: the first sample since that a rest's leave test
         (leave_dev, or its noise multiple) finds off the vector it lay at, back to the start of its run."""
         v = self._still_vec
-        j = self._ring_at(self._still_last)
-        while j != self._head:
-            dx = self._rx[j] - v[0]
-            dy = self._ry[j] - v[1]
-            dz = self._rz[j] - v[2]
+        j = self.ring.at(self._still_last)
+        while j != self.ring.head:
+            dx = self.ring.x[j] - v[0]
+            dy = self.ring.y[j] - v[1]
+            dz = self.ring.z[j] - v[2]
             if dx * dx + dy * dy + dz * dz > self.noise.leave2:
                 break
             j = (j + 1) % RING
-        return self._leave_onset(self._rt[j], v, j)
+        return self._leave_onset(self.ring.t[j], v, j)
 
     def _leave_onset(self, t, ref=None, j=-1):
         # type: (int, Any, int) -> int
@@ -1537,21 +1423,21 @@ class Detector:
         if ref is None:
             ref = self._rest_vec
         if j < 0:
-            j = self._head
+            j = self.ring.head
         rx = ref[0]
         ry = ref[1]
         rz = ref[2]
         lim = self.noise.onset2
         onset = t
         n = 0
-        limit = self._n if self._n < RING else RING
+        limit = self.ring.n if self.ring.n < RING else RING
         while n < limit:
-            dx = self._rx[j] - rx
-            dy = self._ry[j] - ry
-            dz = self._rz[j] - rz
+            dx = self.ring.x[j] - rx
+            dy = self.ring.y[j] - ry
+            dz = self.ring.z[j] - rz
             if dx * dx + dy * dy + dz * dz <= lim:
                 break
-            onset = self._rt[j]
+            onset = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return onset
@@ -1575,13 +1461,13 @@ class Detector:
         if caught:
             out.append((t0, "catch", round(self._contact_peak, 3)))
             self._moved = True
-            self._to_held(self._last_t)
+            self._to_held(self.ring.last_t)
         else:
             out.append((t0, "impact", round(self._contact_peak, 3)))
             for ev in self._pending:
                 out.append(ev)
             self._moved = True
-            self._go(ST_POST, self._last_t)
+            self._go(ST_POST, self.ring.last_t)
             self._set_ref(True)
         self._pending = []
 
@@ -1629,8 +1515,8 @@ class Detector:
         c = self._cand
         age = t - c[0]
         bad = age >= self.confirm_skip and self._cand_add(c, age, t, m)
-        if not bad and t >= self._pulse_quiet and self._have_lags(t):
-            res = self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head])
+        if not bad and t >= self._pulse_quiet and self.ring.have_lags(t):
+            res = self.ring.residual(t, self.ring.x[self.ring.head], self.ring.y[self.ring.head], self.ring.z[self.ring.head])
             if self.att.on:
                 # the residual's own noise, sqrt(6) sigma an axis, reaches confirm_res now and then under a 15 mg
                 # part; with the gravity tests guarding the window, a jerk must clear that reach too
@@ -1639,9 +1525,9 @@ class Detector:
             elif res > self.confirm_res:
                 bad = True
         if not bad and age >= self.confirm_t and c[2] > 0:
-            h = self._head
-            if self.flight.held(c, m, t, (self._rx[h], self._ry[h], self._rz[h]), self.att, self.noise.sig2,
-                                self._dt):
+            h = self.ring.head
+            if self.flight.held(c, m, t, (self.ring.x[h], self.ring.y[h], self.ring.z[h]), self.att, self.noise.sig2,
+                                self.ring.dt):
                 bad = True
             elif self._cand_launch(c, t, out):
                 return
@@ -1676,9 +1562,9 @@ class Detector:
         if c[4] - c[3] > self.confirm_range + allow:
             bad = True
         if self.att.on:
-            h = self._head
-            self.flight.add(c, age, self._rx[h], self._ry[h], self._rz[h], self.att,
-                            self._dt if self._dt > 0 else 1000)
+            h = self.ring.head
+            self.flight.add(c, age, self.ring.x[h], self.ring.y[h], self.ring.z[h], self.att,
+                            self.ring.dt if self.ring.dt > 0 else 1000)
         return bad
 
     def _cand_launch(self, c, t, out):
@@ -1713,14 +1599,14 @@ class Detector:
     def _track_release(self, t, m):
         # type: (int, float) -> None
         """Note the newest abrupt fall: the highest |a| of the last release_max_t (+1.5 samples) against now."""
-        w = self.release_max_t + (3 * self._dt) // 2
+        w = self.release_max_t + (3 * self.ring.dt) // 2
         hi = m
-        j = self._head
+        j = self.ring.head
         n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - w:
-            if self._rm[j] > hi:
-                hi = self._rm[j]
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit and self.ring.t[j] >= t - w:
+            if self.ring.m[j] > hi:
+                hi = self.ring.m[j]
             j = (j - 1) % RING
             n += 1
         drop = self.release_drop_gyro if self.att.on else self.release_drop
@@ -1749,20 +1635,20 @@ class Detector:
         in 5 ms).  The body turning at w moves a reading of |a| by at most |a| w dt.  The bound is release_drop,
         not release_drop_gyro: an arm can redirect its push without turning the body, which the vector sees and
         |a| does not (a pump fake's brake at 200 Hz swung it 0.67 g in 15 ms)."""
-        h = self._head
-        x = self._rx[h]
-        y = self._ry[h]
-        z = self._rz[h]
+        h = self.ring.head
+        x = self.ring.x[h]
+        y = self.ring.y[h]
+        z = self.ring.z[h]
         wr = math.sqrt(self.att.w2) * 1e-6
         j = (h - 1) % RING
         n = 1
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - w:
-            dx = self._rx[j] - x
-            dy = self._ry[j] - y
-            dz = self._rz[j] - z
-            mj = self._rm[j]
-            if math.sqrt(dx * dx + dy * dy + dz * dz) - wr * (t - self._rt[j]) * (mj if mj > m else m) >= drop:
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit and self.ring.t[j] >= t - w:
+            dx = self.ring.x[j] - x
+            dy = self.ring.y[j] - y
+            dz = self.ring.z[j] - z
+            mj = self.ring.m[j]
+            if math.sqrt(dx * dx + dy * dy + dz * dz) - wr * (t - self.ring.t[j]) * (mj if mj > m else m) >= drop:
                 self._rel_vec = True
                 return True
             j = (j - 1) % RING
@@ -1774,28 +1660,28 @@ class Detector:
         """First sample of a confirmed free fall: walk back over the samples whose |a| stays near the fall's level.
         A hand swinging the burrito down before letting go passes through low |a| too (0.2-0.5 g, still held); the
         fall begins where the reading settles on the level, not where it first dipped under drop_onset_g."""
-        level = 0.5 * (self._low_lo + self._low_hi) if self._low_hi >= 0.0 else self._rm[self._head]
+        level = 0.5 * (self._low_lo + self._low_hi) if self._low_hi >= 0.0 else self.ring.m[self.ring.head]
         tol = 0.5 * self.drop_range
-        j = self._head
-        stamp = self._rt[j]
+        j = self.ring.head
+        stamp = self.ring.t[j]
         n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= self._low_since:
-            if abs(self._rm[j] - level) > tol:
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit and self.ring.t[j] >= self._low_since:
+            if abs(self.ring.m[j] - level) > tol:
                 break
-            stamp = self._rt[j]
+            stamp = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return stamp
 
     def _drop_onset(self):
         # type: () -> int
-        j = self._head
-        onset = self._rt[j]
+        j = self.ring.head
+        onset = self.ring.t[j]
         n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rm[j] < self.drop_onset_g:
-            onset = self._rt[j]
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit and self.ring.m[j] < self.drop_onset_g:
+            onset = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return onset
@@ -1804,23 +1690,23 @@ class Detector:
         # type: (int, float) -> int
         """The sample after the last one still pushed by the hand."""
         thr = level + self.release_frac * (self._wind_peak - level)
-        j = self._head
+        j = self.ring.head
         n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] > t_cand:
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit and self.ring.t[j] > t_cand:
             j = (j - 1) % RING
             n += 1
         stamp = t_cand
-        if self._rm[j] > thr:
+        if self.ring.m[j] > thr:
             # the candidate came while the hand still pushed (a release easing off over two or three samples at
             # 200 Hz): the let-go is the first sample after it within the threshold
-            while j != self._head and self._rm[j] > thr:
+            while j != self.ring.head and self.ring.m[j] > thr:
                 j = (j + 1) % RING
-            return self._rt[j]
+            return self.ring.t[j]
         while n < limit:
-            if self._rm[j] > thr:
+            if self.ring.m[j] > thr:
                 break
-            stamp = self._rt[j]
+            stamp = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return stamp
@@ -1835,30 +1721,30 @@ class Detector:
         vector still swings (at 200 Hz, two samples of 0.2 g each); an arm braking a pump fake is still pushing
         when the cap comes.  With on_level False only the vector's steps count: a let-go seen in the vector alone,
         whose flight's |a| can drift from its mean by more than the noise (drag decaying 0.74 -> 0.59 g)."""
-        cap = stamp + self.release_max_t + (3 * self._dt) // 2
-        step = allow + level * math.sqrt(w2) * self._dt * 1e-6
+        cap = stamp + self.release_max_t + (3 * self.ring.dt) // 2
+        step = allow + level * math.sqrt(w2) * self.ring.dt * 1e-6
         step2 = step * step
-        j = self._head
+        j = self.ring.head
         n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit - 1 and self._rt[(j - 1) % RING] >= stamp:
+        limit = self.ring.n if self.ring.n < RING else RING
+        while n < limit - 1 and self.ring.t[(j - 1) % RING] >= stamp:
             j = (j - 1) % RING
             n += 1
         end = stamp
         first = j
-        while self._rt[j] < cap:
+        while self.ring.t[j] < cap:
             moved = False
             if j != first:
                 p = (j - 1) % RING
-                dx = self._rx[j] - self._rx[p]
-                dy = self._ry[j] - self._ry[p]
-                dz = self._rz[j] - self._rz[p]
+                dx = self.ring.x[j] - self.ring.x[p]
+                dy = self.ring.y[j] - self.ring.y[p]
+                dz = self.ring.z[j] - self.ring.z[p]
                 moved = dx * dx + dy * dy + dz * dz > step2
-            if moved or (on_level and abs(self._rm[j] - level) > allow):
+            if moved or (on_level and abs(self.ring.m[j] - level) > allow):
                 end = -1
             elif end < 0:
-                end = self._rt[j]
-            if j == self._head:
+                end = self.ring.t[j]
+            if j == self.ring.head:
                 break
             j = (j + 1) % RING
         return cap if end < 0 else end
@@ -1897,7 +1783,7 @@ class Detector:
                     self._badge_until = t0 + self.badge_refract
                 self._pulse_quiet = t
             return
-        if t < self._badge_until or t < self._pulse_quiet or not self._have_lags(t):
+        if t < self._badge_until or t < self._pulse_quiet or not self.ring.have_lags(t):
             return
-        if self._residual(t, ax, ay, az) > self.badge_res:
+        if self.ring.residual(t, ax, ay, az) > self.badge_res:
             self._start_pulse(t, self.onset_res * 2)
