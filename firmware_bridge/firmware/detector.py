@@ -128,6 +128,7 @@ import math
 
 try:  # on the board the parts are modules next to this one; on the host, in this package
     from det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from det_contact import Contact
     from det_flight import FlightCheck, new_candidate
     from det_look import HELD, LYING, Look
     from det_noise import NoiseFloor
@@ -135,6 +136,7 @@ try:  # on the board the parts are modules next to this one; on the host, in thi
     from det_tremor import Tremor
 except ImportError:
     from firmware_bridge.firmware.det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from firmware_bridge.firmware.det_contact import Contact
     from firmware_bridge.firmware.det_flight import FlightCheck, new_candidate
     from firmware_bridge.firmware.det_look import HELD, LYING, Look
     from firmware_bridge.firmware.det_noise import NoiseFloor
@@ -317,16 +319,16 @@ class Detector:
         self.noise = NoiseFloor()
         self.tremor = Tremor()
         self.att = Attitude()
+        self.contact = Contact(self.ring, self.noise, kind == BURRITO)
         self.look = Look()
         self.flight = FlightCheck()
-        self._parts = (self.ring, self.noise, self.tremor, self.att, self.look, self.flight)
+        self._parts = (self.ring, self.contact, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
             self.configure(params)
         else:
             self._share_params()
-        self._ij = 0  # ... ~_jerk_lag() ago: the jerk change-point's difference
         self._mlp = 1.0
         # stillness statistics
         self._mx = 0.0
@@ -341,10 +343,7 @@ class Detector:
         self._held_peak = 0.0
         self._held_max = 0.0
         # pulse analysis
-        self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
-        self._pulse_quiet = 0
         # contact fits and the residual's line reach back no further: a flight's start, a pulse's end
-        self._hinge_from = 0
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
@@ -390,9 +389,6 @@ class Detector:
         self._still_last = 0
         self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
         # jerk change-point (CUSUM) in flight
-        self._cus = 0.0
-        self._cus_t0 = 0
-        self._jb = -1.0
         # the steady look after a contact: [t0, n_a, sx_a, sy_a, sz_a, e_a, n_b, sx_b, sy_b, sz_b, e_b]
         self._left_rest = False  # MOVING began by leaving a rest (not at the trace's start)
         self._from_rest_for = None  # type: Any  # the fall (its _low_since) that _from_rest judged
@@ -465,7 +461,7 @@ class Detector:
         """End of trace: settle a pending contact decision, return events."""
         out = []  # type: list
         if self._state == ST_RESOLVE:
-            if self._pulse is not None:
+            if self.contact.pulse is not None:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
             still = self.ring.last_t is not None and self._still_for(self.ring.last_t) >= self.still_t
@@ -478,316 +474,6 @@ class Detector:
 
     # ------------------------------------------------------------ attitude
     # ------------------------------------------------------------- helpers
-    def _jerk_lag(self):
-        # type: () -> int
-        """Lag of the jerk's difference: noise adds sqrt(6) sigma / lag to it, so a noisy part takes it over a
-        longer lag (lag1 to jerk_lag_max) to keep that share at jerk_noise.  A slow contact's jerk is the slope
-        of a straight rise, the same over any lag shorter than the rise."""
-        lag = int(2.0 * math.sqrt(6.0 * self.noise.sig2) * 1e6 / self.jerk_noise)
-        if lag < self.lag1:
-            return self.lag1
-        if lag > self.jerk_lag_max:
-            return self.jerk_lag_max
-        return lag
-
-    def _advance_jerk_lag(self, t):
-        # type: (int) -> None
-        n = self.ring.n if self.ring.n < RING else RING
-        oldest = (self.ring.head - n + 1) % RING
-        rt = self.ring.t
-        if (self._ij - oldest) % RING >= n:
-            self._ij = oldest
-        tq = t - self._jerk_lag()
-        while self._ij != self.ring.head and rt[(self._ij + 1) % RING] <= tq:
-            self._ij = (self._ij + 1) % RING
-        while self._ij != oldest and rt[self._ij] > tq:  # the lag grew with the measured noise
-            self._ij = (self._ij - 1) % RING
-
-    def _start_pulse(self, t, min_g):
-        # type: (int, float) -> None
-        """Freeze the pre-contact baseline and find the contact's first sample."""
-        i1 = self.ring.i1
-        i2 = self.ring.i2
-        t1 = self.ring.t[i1]
-        t2 = self.ring.t[i2]
-        bx = self.ring.x[i1]
-        by = self.ring.y[i1]
-        bz = self.ring.z[i1]
-        span = t1 - t2
-        sx = (bx - self.ring.x[i2]) / span
-        sy = (by - self.ring.y[i2]) / span
-        sz = (bz - self.ring.z[i2]) / span
-        # walk back from the newest sample while the residual stays high
-        j = self.ring.head
-        onset = self.ring.t[j]
-        while j != i1:
-            tj = self.ring.t[j]
-            dx = self.ring.x[j] - bx - sx * (tj - t1)
-            dy = self.ring.y[j] - by - sy * (tj - t1)
-            dz = self.ring.z[j] - bz - sz * (tj - t1)
-            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
-                break
-            onset = tj
-            j = (j - 1) % RING
-        if self.kind == BURRITO:
-            onset = self._ramp_fit(onset, bx, by, bz, sx, sy, sz, t1, 8.0 * min_g)
-        # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev, min_g, opened_by_jerk]
-        self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset, min_g, False]
-        self._pulse_samples = []  # type: list
-        if j != self.ring.head:  # replay from the first sample of the contact (if the newest is below the walk-back
-            j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
-        while True:
-            self._pulse_step(self.ring.t[j], self.ring.x[j], self.ring.y[j], self.ring.z[j], self.ring.m[j])
-            if j == self.ring.head:
-                break
-            j = (j + 1) % RING
-
-    def _pulse_step(self, t, ax, ay, az, m):
-        # type: (int, float, float, float, float) -> None
-        p = self._pulse
-        dtp = t - p[10]
-        if dtp > self.lag1:
-            dtp = self.lag1  # extrapolate the pre-contact trend only a little way
-        dx = ax - p[4] - p[7] * dtp
-        dy = ay - p[5] - p[8] * dtp
-        dz = az - p[6] - p[9] * dtp
-        r = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if r > p[1]:
-            p[1] = r
-        if m > p[2]:
-            p[2] = m
-        self._pulse_samples.append((t, r))
-
-    def _pulse_fwhm(self):
-        # type: () -> int
-        p = self._pulse
-        half = p[1] * 0.5
-        w = 0
-        prev = None
-        for s in self._pulse_samples:
-            if prev is not None and s[1] >= half:
-                w += s[0] - prev
-            prev = s[0]
-        if w == 0:
-            w = self.ring.dt
-        return w
-
-    def _end_pulse(self):
-        # type: () -> tuple
-        """Close the current pulse; return (t0, peak_res, peak_m, fwhm_us)."""
-        p = self._pulse
-        t0 = self._refine_onset()
-        if self._contact_t0 == p[0]:
-            self._contact_t0 = t0  # the contact this pulse opened: its stamp moves with it
-        res = (t0, p[1], p[2], self._pulse_fwhm())
-        self._pulse = None
-        self._pulse_samples = []
-        self._pulse_quiet = self.ring.last_t + self.pulse_gap
-        self._hinge_from = self.ring.last_t
-        self._trem_block = self.ring.last_t + self.trem_block_t
-        self._held_since = None
-        if self.kind == BURRITO:
-            h = self.ring.head
-            self.tremor.reset(self.ring.x[h], self.ring.y[h], self.ring.z[h])
-        return res
-
-    def _refine_onset(self):
-        # type: () -> int
-        """A closed pulse's first touch, from all of its samples.  When the pulse opened, a slow rise had one or two
-        samples over the walk-back threshold, too few to place its start, so place it now (_hinge_onset).  A sharp
-        contact's first sample already reads far over the threshold: it touched at an unknown instant since the
-        sample before, so stamp the middle of that interval, which halves the worst error (2.5 ms, not 5 ms, at
-        200 Hz); unless that sample reads a quarter or less of the next one, which only a touch just before it
-        gives.  A line extrapolated back when the pulse opened is kept only for a contact the jerk sum found;
-        on a sharp one it extends the noise before it."""
-        p = self._pulse
-        s = self._pulse_samples
-        t0 = p[0]
-        if not s:
-            return t0
-        ts = s[0][0]
-        half = ts - self.ring.dt // 2
-        if len(s) > 1 and s[1][1] > 4.0 * s[0][1]:
-            # the first sample caught only the start (a quarter or less of the next): it touched just before it, and
-            # the line through the two back to zero says how long before (at most a third of a period)
-            half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
-        if self.kind == BURRITO:
-            # the jerk sum's difference spans one jerk lag: a contact it found may have begun that long before
-            # the sum left zero (the window stays where it was: a flight's wobble lies further back)
-            if p[13] and t0 < ts:
-                th = self._hinge_onset(t0, 8.0 * p[12], p[12], None, (t0 - self._jerk_lag(), t0))
-            else:
-                th = self._hinge_onset(ts, 8.0 * p[12], p[12])
-            if th >= 0:
-                return th if th < half else half  # it touched before the first sample over the threshold
-            if not p[13]:
-                return half
-        if t0 == ts:
-            return half
-        return t0
-
-    def _hinge_onset(self, t_est, cap, min_g, not_before=None, found=None):
-        # type: (int, float, float, Any, Any) -> int
-        """Start of a slow rise by a broken-stick fit: each axis follows a line (the flight's drag and spin change
-        slowly), then bends onto another as the contact force grows from zero.  Over the samples from hinge_pre_t
-        before the first estimate until the reading is cap away from where the window began (the rise's straight
-        part), the bend instant shared by the three axes that leaves the least squared error is the first touch;
-        it sits between samples (a parabola through the errors of the best sample and its neighbours).  Unlike a
-        threshold, or a line extrapolated to a baseline, it does not depend on how far the rise had got when it
-        was seen, nor on the contact's direction (the first touch may also slow the flight and shed its drag).
-        Returns -1 unless the window's last 3 samples are min_g off the line before the bend (a sharp contact, or
-        noise).  A bend on the window's first allowed sample is sought again from hinge_pre_t further back, once
-        (not_before, the first window's edge, is set on that second look): a rise so slow that the first estimate
-        came late (at 200 Hz a 150 ms rise is found 40 ms in) keeps its bend there, its line before the bend only
-        better placed; a flight's wobble lies further back and is not taken.  found, (from, to), is where a
-        contact the jerk sum found began if it is one (the sum's jerk spans one lag before it left zero): a bend
-        there needs no climb half-way to cap, which a spinning flight's own turn can take most of (the sum has
-        seen the rise)."""
-        tq = t_est - self.hinge_pre_t
-        j0 = self.ring.at(tq if tq > self._hinge_from else self._hinge_from)
-        if self.ring.t[j0] < self._hinge_from:
-            j0 = (j0 + 1) % RING
-        h = self.ring.head
-        # where the window began: the mean of its first three samples
-        bx = 0.0
-        by = 0.0
-        bz = 0.0
-        j = j0
-        for _ in range(3):
-            if j == h:
-                return -1
-            bx += self.ring.x[j]
-            by += self.ring.y[j]
-            bz += self.ring.z[j]
-            j = (j + 1) % RING
-        bx /= 3.0
-        by /= 3.0
-        bz /= 3.0
-        c2 = cap * cap
-        je = j
-        while je != h:
-            dx = self.ring.x[je] - bx
-            dy = self.ring.y[je] - by
-            dz = self.ring.z[je] - bz
-            if self.ring.t[je] >= t_est and dx * dx + dy * dy + dz * dz > c2:
-                break
-            je = (je + 1) % RING
-        step = 1 + ((je - j0) % RING) // 48  # at most ~48 samples: it runs once per contact, on a small CPU too
-        ts = []  # type: list
-        xs = []  # type: list
-        j = j0
-        k = 0
-        while j != je:
-            if k % step == 0:
-                ts.append((self.ring.t[j] - t_est) * 1e-6)
-                xs.append((self.ring.x[j] - bx, self.ring.y[j] - by, self.ring.z[j] - bz))
-            k += 1
-            j = (j + 1) % RING
-        n = len(ts)
-        if n < 6:
-            return -1
-        # per axis, least squares of y = a + b t + c max(0, t - tk): the 3x3 normal equations share their matrix
-        st = 0.0
-        stt = 0.0
-        sy = [0.0, 0.0, 0.0]
-        sty = [0.0, 0.0, 0.0]
-        syy = 0.0
-        for i in range(n):
-            tj = ts[i]
-            st += tj
-            stt += tj * tj
-            for q in range(3):
-                y = xs[i][q]
-                sy[q] += y
-                sty[q] += tj * y
-                syy += y * y
-        errs = []  # type: list
-        best = 0
-        fit = []  # type: list
-        i0 = 3  # the line before the bend rests on 4 samples and a quarter of the reach (10 ms) at least, or noise
-        # sets its slope
-        while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
-            i0 += 1
-        # sums of t, t^2, t y and y over the samples after each hinge, built from the end: one pass, not one per hinge
-        ct = 0.0
-        ctt = 0.0
-        cy = [0.0, 0.0, 0.0]
-        ry = [0.0, 0.0, 0.0]
-        sums = [None] * n  # type: list
-        for i in range(n - 1, i0 - 1, -1):
-            sums[i] = (n - 1 - i, ct, ctt, (cy[0], cy[1], cy[2]), (ry[0], ry[1], ry[2]))
-            ct += ts[i]
-            ctt += ts[i] * ts[i]
-            for q in range(3):
-                cy[q] += ts[i] * xs[i][q]
-                ry[q] += xs[i][q]
-        for i in range(i0, n - 2):
-            tk = ts[i]
-            k, ct, ctt, cy, ry = sums[i]
-            sh = ct - k * tk
-            shh = ctt - 2.0 * tk * ct + k * tk * tk
-            sth = ctt - tk * ct
-            shy = [cy[0] - tk * ry[0], cy[1] - tk * ry[1], cy[2] - tk * ry[2]]
-            m00 = stt * shh - sth * sth
-            m01 = st * shh - sth * sh
-            m02 = st * sth - stt * sh
-            det = n * m00 - st * m01 + sh * m02
-            if det <= 0.0:
-                errs.append(syy)
-                continue
-            e = syy
-            line = []
-            for q in range(3):
-                a = (sy[q] * m00 - st * (sty[q] * shh - sth * shy[q]) + sh * (sty[q] * sth - stt * shy[q])) / det
-                b = (n * (sty[q] * shh - sth * shy[q]) - sy[q] * m01 + sh * (st * shy[q] - sty[q] * sh)) / det
-                c = (n * (stt * shy[q] - sty[q] * sth) - st * (st * shy[q] - sty[q] * sh) + sy[q] * m02) / det
-                e -= a * sy[q] + b * sty[q] + c * shy[q]
-                line.append((a, b, c))
-            if not errs or e < errs[best]:
-                best = len(errs)
-                fit = line
-            errs.append(e)
-        if best == 0:  # on the window's first allowed sample: the rise may have begun before it
-            if not_before is not None:
-                return -1
-            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self.ring.dt // 2,
-                                     found)
-        if best == len(errs) - 1:
-            return -1  # no bend inside the window: no rise out of a steady flight to place
-        tb = ts[best + i0]
-        e0 = errs[best - 1]
-        e1 = errs[best]
-        e2 = errs[best + 1]
-        cv = e0 - 2.0 * e1 + e2
-        if cv > 0.0:
-            off = 0.5 * (e0 - e2) / cv
-            if -1.0 < off < 1.0:
-                tb += off * ((ts[best + i0 + 1] - ts[best + i0 - 1]) * 0.5)
-        # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
-        # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
-        span = ts[n - 1] - tb
-        gx = fit[0][2] * span
-        gy = fit[1][2] * span
-        gz = fit[2][2] * span
-        tb_us = t_est + int(tb * 1e6)
-        if gx * gx + gy * gy + gz * gz < 0.25 * c2 and (found is None or tb_us < found[0] or tb_us > found[1]):
-            return -1
-        seen = 0
-        i = n - 1
-        while i >= 0 and ts[i] > tb:
-            tj = ts[i]
-            v = xs[i]
-            dx = v[0] - fit[0][0] - fit[0][1] * tj
-            dy = v[1] - fit[1][0] - fit[1][1] * tj
-            dz = v[2] - fit[2][0] - fit[2][1] * tj
-            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
-                break
-            seen += 1
-            i -= 1
-        if seen < 3:
-            return -1
-        return -1 if not_before is not None and tb_us < not_before else tb_us
-
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
         # airborne bookkeeping uses |a| up to the previous sample, so the contact sample itself does not cancel it
@@ -832,7 +518,7 @@ class Detector:
         if self._ref_track:
             # an unknown resting vector: snap to the filtered vector until it has been supported for 3 filter
             # times (it has converged after a fall or a contact), then follow it slowly
-            if self._supported() and self._pulse is None:
+            if self._supported() and self.contact.pulse is None:
                 if self._supp_since is None:
                     self._supp_since = t
             else:
@@ -979,7 +665,7 @@ class Detector:
             out.append((self._rest_stamp(), "rest", round(self._mlp, 3)))
         self._moved = False
         self._rest_vec = (self._mx, self._my, self._mz)
-        self._pulse = None
+        self.contact.pulse = None
         self._initial = False
         self._set_ref(False)
         self._go(ST_REST, t)
@@ -991,6 +677,22 @@ class Detector:
         self._low_since = None
         self._go(ST_HELD, t)
 
+    def _end_pulse(self):
+        # type: () -> tuple
+        """Close the open pulse (see Contact.close); the contact it opened moves its stamp with it, and the
+        band-pass, which the contact made ring, starts again."""
+        p0 = self.contact.pulse[0]
+        res = self.contact.close()
+        if self._contact_t0 == p0:
+            self._contact_t0 = res[0]  # the contact this pulse opened: its stamp moves with it
+        last = self.ring.last_t
+        self._trem_block = last + self.trem_block_t
+        self._held_since = None
+        if self.kind == BURRITO:
+            h = self.ring.head
+            self.tremor.reset(self.ring.x[h], self.ring.y[h], self.ring.z[h])
+        return res
+
     def _contact_check(self, t, ax, ay, az, m, need_air=-1):
         # type: (int, float, float, float, float, int) -> Any
         """Track contact pulses; return a finished pulse tuple or None.
@@ -999,17 +701,17 @@ class Detector:
         (|a| < 0.6 g for need_air us): a hand's jolts and a pulse's own tail are not
         new contacts, a bounce or a juggle always has a flight before it.
         """
-        if self._pulse is not None:
-            self._pulse_step(t, ax, ay, az, m)
-            p = self._pulse
+        if self.contact.pulse is not None:
+            self.contact.step(t, ax, ay, az, m)
+            p = self.contact.pulse
             age = t - p[0]
             # a sharp hit is over early: end it then, so a quick bounce is not missed
-            if age >= self.pulse_win or (age >= self.pulse_min and self._pulse_samples[-1][1] < 0.25 * p[1]):
+            if age >= self.pulse_win or (age >= self.pulse_min and self.contact.samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
-        if t < self._pulse_quiet or not self.ring.have_lags(t):
+        if t < self.contact.quiet or not self.ring.have_lags(t):
             return None
-        if self.ring.t[self.ring.i2] < self._hinge_from:
+        if self.ring.t[self.ring.i2] < self.contact.hinge_from:
             return None  # the line the reading is held to still reaches back to the let-go: its change is no touch
         if need_air < 0:
             need_air = self.air_t
@@ -1017,7 +719,7 @@ class Detector:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
         if self.ring.residual(t, ax, ay, az) > self.contact_res:
-            self._start_pulse(t, self._onset_res())
+            self.contact.start(t, self.contact.walk_back_g())
             self._air_ok = False
         return None
 
@@ -1087,7 +789,7 @@ class Detector:
         # dip or a hand braking a quick lift (0.3-0.6 g)
         fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
             (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
-        pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self._pulse is not None else None
+        pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self.contact.pulse is not None else None
         if pulse is not None:
             out.append((pulse[0], "bounce", round(pulse[2], 3)))
             self._moved = True
@@ -1095,7 +797,7 @@ class Detector:
             self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
             self._set_ref(True)
             return
-        if self._pulse is not None:
+        if self.contact.pulse is not None:
             return
         if self._still_for(t) >= self.still_t // 2:
             self._was_still = True
@@ -1122,11 +824,11 @@ class Detector:
         # type: (int, float, float, float, float) -> None
         """In flight: the first contact opens the wait for how the flight ends."""
         pulse = self._contact_check(t, ax, ay, az, m, 0)
-        if self._pulse is None and pulse is None:
-            self._jerk_cusum(t, ax, ay, az)
-        if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
-            if self._contact_t0 != self._pulse[0]:
-                self._contact_t0 = self._pulse[0]
+        if self.contact.pulse is None and pulse is None and self.contact.cusum(t, ax, ay, az):
+            self._air_ok = False
+        if self.contact.pulse is not None and pulse is None and self._state == ST_FLIGHT:
+            if self._contact_t0 != self.contact.pulse[0]:
+                self._contact_t0 = self.contact.pulse[0]
                 # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
                 # the floor (a juggle's pop is back in the hand sooner)
                 self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
@@ -1147,7 +849,7 @@ class Detector:
             if self._hard:
                 self._decide(False, out)
             return
-        if self._pulse is not None:
+        if self.contact.pulse is not None:
             self.look.reset()  # a new contact: look again once it is over
             return
         if self.ring.have_lags(t) and self.ring.residual(t, ax, ay, az) > self.contact_res:
@@ -1191,7 +893,7 @@ class Detector:
         if pulse is not None:
             out.append((pulse[0], "bounce", round(pulse[2], 3)))
             return
-        if self._pulse is not None:
+        if self.contact.pulse is not None:
             return
         if self._still_for(t) >= self.still_t:
             self._to_rest(t, out)
@@ -1269,7 +971,7 @@ class Detector:
         if not (self._initial and not self._was_still) and stamp is not None:
             out.append((stamp, "pickup", round(self._mlp, 3)))
         self._initial = False
-        self._pulse = None
+        self.contact.pulse = None
         self._launch(self._fall_onset(), m, t, out)
         return True
 
@@ -1283,124 +985,6 @@ class Detector:
         if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
             return True
         return self._strong_for(t) >= self.pick_strong_t
-
-    def _jerk_cusum(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> None
-        """Change-point on the jerk: a contact whose force rises slowly has no jump for the residual test to see,
-        but its jerk leaves the flight's own (smooth spin and drag) level at the first touch.  A CUSUM of the excess
-        jerk finds it; the contact is stamped where the sum last left zero."""
-        if not self.ring.have_lags(t):
-            return
-        self._advance_jerk_lag(t)
-        i1 = self._ij
-        dtl = t - self.ring.t[i1]
-        if dtl <= 0:
-            return
-        dx = ax - self.ring.x[i1]
-        dy = ay - self.ring.y[i1]
-        dz = az - self.ring.z[i1]
-        jerk = math.sqrt(dx * dx + dy * dy + dz * dz) * 1e6 / dtl
-        if self._jb < 0.0:
-            self._jb = jerk
-        if self._cus <= 0.0:
-            # the flight's own jerk: a contact only adds jerk, and fills the difference over one lag, so a rise is
-            # followed over four lags (a baseline as quick as the lag takes a slow contact's in before the sum can
-            # grow); a fall as quickly as before (a baseline left high would start the sum late)
-            tau = 4 * dtl if jerk > self._jb else 50000
-            self._jb += (jerk - self._jb) * self.ring.alpha(tau if tau > 50000 else 50000)
-        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self.noise.sig2) * 1e6 / dtl
-        prev = self._cus
-        self._cus += (jerk - self._jb - allow) * self.ring.dt * 1e-6
-        if self._cus <= 0.0:
-            self._cus = 0.0
-            return
-        if prev <= 0.0:
-            self._cus_t0 = t
-        if self._cus >= self.jerk_h:
-            t0 = self._cus_t0
-            self._start_pulse(t, self._onset_res())
-            t0 = self._ramp_onset(t0, t)
-            if t0 < self._pulse[0]:
-                self._pulse[0] = t0
-            self._pulse[13] = True
-            self._cus = 0.0
-            self._air_ok = False
-
-    def _ramp_onset(self, tc, t):
-        # type: (int, int) -> int
-        """First touch of a contact the jerk sum found (it left zero at tc): the trend before tc is the baseline."""
-        i1 = self.ring.at(tc - self.lag1)
-        i2 = self.ring.at(tc - self.lag2)
-        span = self.ring.t[i1] - self.ring.t[i2]
-        if span <= 0:
-            return tc
-        return self._ramp_fit(tc, self.ring.x[i1], self.ring.y[i1], self.ring.z[i1], (self.ring.x[i1] - self.ring.x[i2]) / span,
-                              (self.ring.y[i1] - self.ring.y[i2]) / span, (self.ring.z[i1] - self.ring.z[i2]) / span,
-                              self.ring.t[i1], 0.0)
-
-    def _ramp_fit(self, tc, bx, by, bz, sx, sy, sz, t1, cap):
-        # type: (int, float, float, float, float, float, float, int, float) -> int
-        """First touch of a slowly rising contact.  Its force starts at zero and climbs, so the reading leaves the
-        flight's own trend (b + s (t - t1)) along a line, and a threshold is only crossed some way up it.  Fit the
-        line to the samples from tc (the deviation projected on the newest deviation's direction, so noise does
-        not bias it; with cap > 0, only while the deviation is under cap: the early, straight part of the rise) and
-        extrapolate it back to zero.  A sharp contact has too few samples to fit and keeps tc; the answer is never
-        more than ramp_back_t before tc."""
-        h = self.ring.head
-        t = self.ring.t[h]
-        ux = self.ring.x[h] - bx - sx * (t - t1)
-        uy = self.ring.y[h] - by - sy * (t - t1)
-        uz = self.ring.z[h] - bz - sz * (t - t1)
-        un = math.sqrt(ux * ux + uy * uy + uz * uz)
-        if un <= 0.0:
-            return tc
-        ux /= un
-        uy /= un
-        uz /= un
-        j = self.ring.at(tc)
-        if self.ring.t[j] < tc:
-            j = (j + 1) % RING
-        n = 0
-        st = 0.0
-        sd = 0.0
-        stt = 0.0
-        std = 0.0
-        while True:
-            tj = self.ring.t[j]
-            d = (self.ring.x[j] - bx - sx * (tj - t1)) * ux + (self.ring.y[j] - by - sy * (tj - t1)) * uy + \
-                (self.ring.z[j] - bz - sz * (tj - t1)) * uz
-            if cap > 0.0 and d > cap:
-                break
-            dt = (tj - tc) * 1e-6
-            n += 1
-            st += dt
-            sd += d
-            stt += dt * dt
-            std += dt * d
-            if j == h:
-                break
-            j = (j + 1) % RING
-        if n < 3:
-            return tc
-        den = n * stt - st * st
-        if den <= 0.0:
-            return tc
-        slope = (n * std - st * sd) / den
-        if slope <= 0.0:
-            return tc
-        icpt = (sd - slope * st) / n
-        t0 = tc + int(-icpt / slope * 1e6)
-        if t0 > tc:
-            return tc
-        if t0 < tc - self.ramp_back_t:
-            return tc - self.ramp_back_t
-        return t0
-
-    def _onset_res(self):
-        # type: () -> float
-        """Walk-back threshold of a contact's first sample: 0.08 g, or 3 noise sigmas (vector) if that is more."""
-        k = 3.0 * math.sqrt(3.0 * self.noise.sig2)
-        return k if k > self.onset_res else self.onset_res
 
     def _left_still(self):
         # type: () -> int
@@ -1502,8 +1086,8 @@ class Detector:
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
                 self._cand = new_candidate(t, 6.0 * math.sqrt(self.noise.sig2), self._rel_vec)
                 self.att.set_horizontal()
-                self._pulse = None
-                self._pulse_quiet = t + self.confirm_skip
+                self.contact.pulse = None
+                self.contact.quiet = t + self.confirm_skip
             return
         if self._cand is not None:
             self._cand_step(t, m, out)
@@ -1515,7 +1099,7 @@ class Detector:
         c = self._cand
         age = t - c[0]
         bad = age >= self.confirm_skip and self._cand_add(c, age, t, m)
-        if not bad and t >= self._pulse_quiet and self.ring.have_lags(t):
+        if not bad and t >= self.contact.quiet and self.ring.have_lags(t):
             res = self.ring.residual(t, self.ring.x[self.ring.head], self.ring.y[self.ring.head], self.ring.z[self.ring.head])
             if self.att.on:
                 # the residual's own noise, sqrt(6) sigma an axis, reaches confirm_res now and then under a 15 mg
@@ -1759,31 +1343,27 @@ class Detector:
         self._cand = None
         self._wind_peak = 0.0
         self._low_since = None
-        self._pulse = None
-        self._pulse_quiet = t
-        self._hinge_from = t
+        self.contact.restart(t)
         self._contact_t0 = -1
         self._contact_peak = 0.0
-        self._cus = 0.0
-        self._jb = -1.0
         self._go(ST_FLIGHT, t)
 
     # --------------------------------------------------------------- badge
     def _badge(self, t, ax, ay, az, m, out):
         # type: (int, float, float, float, float, list) -> None
-        p = self._pulse
+        p = self.contact.pulse
         if p is not None:
-            self._pulse_step(t, ax, ay, az, m)
+            self.contact.step(t, ax, ay, az, m)
             if t - p[0] >= self.badge_win:
                 # a hit is over within the window; a step or a landing is still high at its end
-                ended = self._pulse_samples[-1][1] < 0.5 * p[1]
+                ended = self.contact.samples[-1][1] < 0.5 * p[1]
                 t0, res, pm, fwhm = self._end_pulse()
                 if res >= self.badge_min_g and fwhm <= self.badge_fwhm and ended:
                     out.append((t0, "impact", round(pm, 3)))
                     self._badge_until = t0 + self.badge_refract
-                self._pulse_quiet = t
+                self.contact.quiet = t
             return
-        if t < self._badge_until or t < self._pulse_quiet or not self.ring.have_lags(t):
+        if t < self._badge_until or t < self.contact.quiet or not self.ring.have_lags(t):
             return
         if self.ring.residual(t, ax, ay, az) > self.badge_res:
-            self._start_pulse(t, self.onset_res * 2)
+            self.contact.start(t, self.onset_res * 2)
