@@ -186,6 +186,60 @@ class Contact:
         contact the jerk sum found began if it is one (the sum's jerk spans one lag before it left zero): a bend
         there needs no climb half-way to cap, which a spinning flight's own turn can take most of (the sum has
         seen the rise)."""
+        win = self._hinge_window(t_est, cap)
+        if win is None:
+            return -1
+        ts = win[0]
+        xs = win[1]
+        n = len(ts)
+        errs, best, fit, i0 = self._hinge_fit(ts, xs)
+        if best == 0:  # on the window's first allowed sample: the rise may have begun before it
+            if not_before is not None:
+                return -1
+            return self.hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self.ring.dt // 2,
+                                    found)
+        if best == len(errs) - 1:
+            return -1  # no bend inside the window: no rise out of a steady flight to place
+        tb = ts[best + i0]
+        e0 = errs[best - 1]
+        e1 = errs[best]
+        e2 = errs[best + 1]
+        cv = e0 - 2.0 * e1 + e2
+        if cv > 0.0:
+            off = 0.5 * (e0 - e2) / cv
+            if -1.0 < off < 1.0:
+                tb += off * ((ts[best + i0 + 1] - ts[best + i0 - 1]) * 0.5)
+        # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
+        # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
+        span = ts[n - 1] - tb
+        gx = fit[0][2] * span
+        gy = fit[1][2] * span
+        gz = fit[2][2] * span
+        tb_us = t_est + int(tb * 1e6)
+        c2 = cap * cap
+        if gx * gx + gy * gy + gz * gz < 0.25 * c2 and (found is None or tb_us < found[0] or tb_us > found[1]):
+            return -1
+        seen = 0
+        i = n - 1
+        while i >= 0 and ts[i] > tb:
+            tj = ts[i]
+            v = xs[i]
+            dx = v[0] - fit[0][0] - fit[0][1] * tj
+            dy = v[1] - fit[1][0] - fit[1][1] * tj
+            dz = v[2] - fit[2][0] - fit[2][1] * tj
+            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
+                break
+            seen += 1
+            i -= 1
+        if seen < 3:
+            return -1
+        return -1 if not_before is not None and tb_us < not_before else tb_us
+
+    def _hinge_window(self, t_est, cap):
+        # type: (int, float) -> Any
+        """The broken-stick fit's samples, from hinge_pre_t before t_est (not before hinge_from) until the reading
+        is cap from where the window began: (times in s from t_est, readings less the window's start), at most ~48
+        of them; None if fewer than 6."""
         tq = t_est - self.hinge_pre_t
         j0 = self.ring.at(tq if tq > self.hinge_from else self.hinge_from)
         if self.ring.t[j0] < self.hinge_from:
@@ -198,7 +252,7 @@ class Contact:
         j = j0
         for _ in range(3):
             if j == h:
-                return -1
+                return None
             bx += self.ring.x[j]
             by += self.ring.y[j]
             bz += self.ring.z[j]
@@ -226,9 +280,15 @@ class Contact:
                 xs.append((self.ring.x[j] - bx, self.ring.y[j] - by, self.ring.z[j] - bz))
             k += 1
             j = (j + 1) % RING
+        if len(ts) < 6:
+            return None
+        return (ts, xs)
+
+    def _hinge_fit(self, ts, xs):
+        # type: (list, list) -> tuple
+        """Per bend sample (from i0 on), the squared error the best broken stick through it leaves: (errors, the
+        least's index, its three (a, b, c) lines, i0)."""
         n = len(ts)
-        if n < 6:
-            return -1
         # per axis, least squares of y = a + b t + c max(0, t - tk): the 3x3 normal equations share their matrix
         st = 0.0
         stt = 0.0
@@ -290,46 +350,7 @@ class Contact:
                 best = len(errs)
                 fit = line
             errs.append(e)
-        if best == 0:  # on the window's first allowed sample: the rise may have begun before it
-            if not_before is not None:
-                return -1
-            return self.hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self.ring.dt // 2,
-                                     found)
-        if best == len(errs) - 1:
-            return -1  # no bend inside the window: no rise out of a steady flight to place
-        tb = ts[best + i0]
-        e0 = errs[best - 1]
-        e1 = errs[best]
-        e2 = errs[best + 1]
-        cv = e0 - 2.0 * e1 + e2
-        if cv > 0.0:
-            off = 0.5 * (e0 - e2) / cv
-            if -1.0 < off < 1.0:
-                tb += off * ((ts[best + i0 + 1] - ts[best + i0 - 1]) * 0.5)
-        # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
-        # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
-        span = ts[n - 1] - tb
-        gx = fit[0][2] * span
-        gy = fit[1][2] * span
-        gz = fit[2][2] * span
-        tb_us = t_est + int(tb * 1e6)
-        if gx * gx + gy * gy + gz * gz < 0.25 * c2 and (found is None or tb_us < found[0] or tb_us > found[1]):
-            return -1
-        seen = 0
-        i = n - 1
-        while i >= 0 and ts[i] > tb:
-            tj = ts[i]
-            v = xs[i]
-            dx = v[0] - fit[0][0] - fit[0][1] * tj
-            dy = v[1] - fit[1][0] - fit[1][1] * tj
-            dz = v[2] - fit[2][0] - fit[2][1] * tj
-            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
-                break
-            seen += 1
-            i -= 1
-        if seen < 3:
-            return -1
-        return -1 if not_before is not None and tb_us < not_before else tb_us
+        return (errs, best, fit, i0)
 
     def jerk_lag(self):
         # type: () -> int
