@@ -130,16 +130,20 @@ try:  # on the board the parts are modules next to this one; on the host, in thi
     from det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
     from det_contact import Contact
     from det_flight import FlightCheck, new_candidate
+    from det_hand import Hand
     from det_look import HELD, LYING, Look
     from det_noise import NoiseFloor
+    from det_rest import Stillness
     from det_ring import RING, Ring
     from det_tremor import Tremor
 except ImportError:
     from firmware_bridge.firmware.det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
     from firmware_bridge.firmware.det_contact import Contact
     from firmware_bridge.firmware.det_flight import FlightCheck, new_candidate
+    from firmware_bridge.firmware.det_hand import Hand
     from firmware_bridge.firmware.det_look import HELD, LYING, Look
     from firmware_bridge.firmware.det_noise import NoiseFloor
+    from firmware_bridge.firmware.det_rest import Stillness
     from firmware_bridge.firmware.det_ring import RING, Ring
     from firmware_bridge.firmware.det_tremor import Tremor
 
@@ -319,10 +323,12 @@ class Detector:
         self.noise = NoiseFloor()
         self.tremor = Tremor()
         self.att = Attitude()
+        self.rest = Stillness()
+        self.hand = Hand(self.ring)
         self.contact = Contact(self.ring, self.noise, kind == BURRITO)
         self.look = Look()
         self.flight = FlightCheck()
-        self._parts = (self.ring, self.contact, self.noise, self.tremor, self.att, self.look, self.flight)
+        self._parts = (self.ring, self.contact, self.rest, self.hand, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
@@ -331,17 +337,7 @@ class Detector:
             self._share_params()
         self._mlp = 1.0
         # stillness statistics
-        self._mx = 0.0
-        self._my = 0.0
-        self._mz = 1.0
-        self._var = 1.0
-        self._still_since = None  # type: Any
-        self._quiet_since = None  # type: Any  # still to the accelerometer since (the gyroscope aside)
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
-        self._trem_block = 0
-        self._held_since = None  # type: Any
-        self._held_peak = 0.0
-        self._held_max = 0.0
         # pulse analysis
         # contact fits and the residual's line reach back no further: a flight's start, a pulse's end
         self._air_since = None  # type: Any
@@ -372,17 +368,6 @@ class Detector:
         self._started = False
         # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
         # slowly filtered vector and the reference it is compared with (pickup and hold evidence)
-        self._lx = 0.0
-        self._ly = 0.0
-        self._lz = 1.0
-        self._refx = 0.0
-        self._refy = 0.0
-        self._refz = 1.0
-        self._supp_since = None  # type: Any
-        self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
-        self._away_since = None  # type: Any
-        self._strong_since = None  # type: Any
-        self._trem_seen = False
         self._was_still = False
         # where it lay, and when, the last time it was still out of a rest (a pickup from there leaves that vector)
         self._still_vec = (0.0, 0.0, 1.0)
@@ -445,8 +430,8 @@ class Detector:
         if gx is not None and self.kind == BURRITO:
             st = self._state
             mode = UP_REST if st == ST_REST else (UP_PULL if self._cand is None and st != ST_FLIGHT else UP_FREE)
-            self.att.update(t_us, ax, ay, az, m, gx, gy, gz, mode, self._cand is not None, self._mx, self._my,
-                            self._mz)
+            r = self.rest
+            self.att.update(t_us, ax, ay, az, m, gx, gy, gz, mode, self._cand is not None, r.mx, r.my, r.mz)
         out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
@@ -464,7 +449,7 @@ class Detector:
             if self.contact.pulse is not None:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
-            still = self.ring.last_t is not None and self._still_for(self.ring.last_t) >= self.still_t
+            still = self.ring.last_t is not None and self.rest.still_for(self.ring.last_t) >= self.still_t
             if self.look.both_halves() and not self._hard:
                 # the recording ended during the look: judge on what it saw (both halves have begun)
                 self._decide(self.look.verdict(self.att, self.noise.sig2, self.tremor.gain) == HELD, out)
@@ -493,166 +478,20 @@ class Detector:
             self._fall_since = None
         a = self.ring.alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
-        # clamped (robust) mean and variance, so one big spike does not hide stillness for long
-        a = self.ring.alpha(self.stat_tau)
-        dx = min(self.mean_clamp, max(-self.mean_clamp, ax - self._mx))
-        dy = min(self.mean_clamp, max(-self.mean_clamp, ay - self._my))
-        dz = min(self.mean_clamp, max(-self.mean_clamp, az - self._mz))
-        self._mx += dx * a
-        self._my += dy * a
-        self._mz += dz * a
-        e = dx * dx + dy * dy + dz * dz
-        if e > self.var_clamp:
-            e = self.var_clamp
-        self._var += (e - self._var) * a
         h = self.ring.head
         j = (h - 1) % RING
         dx = self.ring.x[h] - self.ring.x[j]
         dy = self.ring.y[h] - self.ring.y[j]
         dz = self.ring.z[h] - self.ring.z[j]
         self.noise.update(dx * dx + dy * dy + dz * dz, self.ring.n, self.ring.dt, self.tremor.gain)
-        a = self.ring.alpha(self.pick_tau)
-        self._lx += (ax - self._lx) * a
-        self._ly += (ay - self._ly) * a
-        self._lz += (az - self._lz) * a
-        if self._ref_track:
-            # an unknown resting vector: snap to the filtered vector until it has been supported for 3 filter
-            # times (it has converged after a fall or a contact), then follow it slowly
-            if self._supported() and self.contact.pulse is None:
-                if self._supp_since is None:
-                    self._supp_since = t
-            else:
-                self._supp_since = None
-            if self._supp_since is None or t - self._supp_since < 3 * self.pick_tau:
-                a = 1.0
-            else:
-                a = self.ring.alpha(1000000)
-            self._refx += (self._lx - self._refx) * a
-            self._refy += (self._ly - self._refy) * a
-            self._refz += (self._lz - self._refz) * a
+        self.hand.filter(t, ax, ay, az, self._mlp, self.contact.pulse is not None)
         self.tremor.step(ax, ay, az, self.ring.dt)
-        # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
-        still = (
-            self._var < self.noise.still_var
-            and abs(m - 1.0) < self.still_dev
-            and self.tremor.power < self.noise.trem_thr2
-        )
-        if not still:
-            self._quiet_since = None
-        else:
-            if self._quiet_since is None:
-                self._quiet_since = t
-            if self.att.turning():
-                if t - self._quiet_since < self.rest_doubt_t:
-                    still = False
-                else:
-                    # quiet that long and still turning: no hand holds so still, the offset was learnt from one
-                    self.att.forget_offset()
-        if still:
-            if self._still_since is None:
-                self._still_since = t
-        else:
-            self._still_since = None
-
-    def _away_for(self, t):
-        # type: (int) -> int
-        """How long (us) the slowly filtered vector has been away from the reference while supported."""
-        dx = self._lx - self._refx
-        dy = self._ly - self._refy
-        dz = self._lz - self._refz
-        d2 = dx * dx + dy * dy + dz * dz
-        if d2 >= self.pick_dev * self.pick_dev and self._supported():
-            if self._away_since is None:
-                self._away_since = t
-            if d2 >= 9.0 * self.pick_dev * self.pick_dev:
-                if self._strong_since is None:
-                    self._strong_since = t
-            else:
-                self._strong_since = None
-            return t - self._away_since
-        self._away_since = None
-        self._strong_since = None
-        return -1
-
-    def _strong_for(self, t):
-        # type: (int) -> int
-        """How long the filtered vector has been 3 pick_dev away (call after _away_for)."""
-        return -1 if self._strong_since is None else t - self._strong_since
-
-    def _set_ref(self, track):
-        # type: (bool) -> None
-        """Compare from now on with the filtered vector as it is now (track: let the reference follow slowly)."""
-        self._refx = self._lx
-        self._refy = self._ly
-        self._refz = self._lz
-        self._ref_track = track
-        self._away_since = None
-        self._strong_since = None
-        self._trem_seen = False
-
-    def _tremor(self):
-        # type: () -> float
-        return math.sqrt(self.tremor.power) if self.tremor.power > 0 else 0.0
+        self.rest.update(t, ax, ay, az, m, self.ring.alpha(self.stat_tau), self.noise.still_var,
+                         self.tremor.power < self.noise.trem_thr2, self.att)
 
     def _supported(self):
         # type: () -> bool
         return self.support_lo <= self._mlp <= self.support_hi
-
-    def _held_for(self, t):
-        # type: (int) -> int
-        """How long (us) the signal has looked like a hand: supported + tremor."""
-        if (
-            t >= self._trem_block
-            and self._supported()
-            and self.tremor.power >= self.noise.trem_thr2
-            and self.tremor.power <= self.trem_max * self.trem_max
-        ):
-            # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
-            # fell below a fraction of its recent peak is a ring, not a hand
-            self._held_peak *= 1.0 - self.ring.alpha(self.trem_peak_tau)
-            if self.tremor.power > self._held_peak:
-                self._held_peak = self.tremor.power
-            if self._held_since is None:
-                self._held_since = t
-                self._held_max = 0.0
-            if self.tremor.power > self._held_max:
-                self._held_max = self.tremor.power
-            if self.tremor.power >= self.trem_decay_frac * self._held_peak:
-                return t - self._held_since
-        self._held_since = None
-        self._held_peak = 0.0
-        return -1
-
-    def _still_for(self, t):
-        # type: (int) -> int
-        if self._still_since is None:
-            return -1
-        return t - self._still_since
-
-    def _rest_stamp(self):
-        # type: () -> int
-        """First sample of the still stretch: after the last one far from the resting vector."""
-        mx = self._mx
-        my = self._my
-        mz = self._mz
-        lim = self.rest_back_dev * self.rest_back_dev
-        k = 16.0 * 3.0 * self.noise.sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
-        if k > lim:
-            lim = k
-        j = self.ring.head
-        stamp = self.ring.t[j]
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit:
-            dx = self.ring.x[j] - mx
-            dy = self.ring.y[j] - my
-            dz = self.ring.z[j] - mz
-            if dx * dx + dy * dy + dz * dz > lim:
-                break
-            stamp = self.ring.t[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
 
     def _go(self, state, t):
         # type: (int, int) -> None
@@ -662,12 +501,12 @@ class Detector:
     def _to_rest(self, t, out):
         # type: (int, list) -> None
         if self._moved:
-            out.append((self._rest_stamp(), "rest", round(self._mlp, 3)))
+            out.append((self.rest.stamp(self.ring, self.noise.sig2), "rest", round(self._mlp, 3)))
         self._moved = False
-        self._rest_vec = (self._mx, self._my, self._mz)
+        self._rest_vec = self.rest.mean()
         self.contact.pulse = None
         self._initial = False
-        self._set_ref(False)
+        self.hand.set_ref(False)
         self._go(ST_REST, t)
 
     def _to_held(self, t):
@@ -686,8 +525,8 @@ class Detector:
         if self._contact_t0 == p0:
             self._contact_t0 = res[0]  # the contact this pulse opened: its stamp moves with it
         last = self.ring.last_t
-        self._trem_block = last + self.trem_block_t
-        self._held_since = None
+        self.hand.trem_block = last + self.trem_block_t
+        self.hand.held_since = None
         if self.kind == BURRITO:
             h = self.ring.head
             self.tremor.reset(self.ring.x[h], self.ring.y[h], self.ring.z[h])
@@ -737,18 +576,17 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            mx = self._mx - self._rest_vec[0]
-            my = self._my - self._rest_vec[1]
-            mz = self._mz - self._rest_vec[2]
+            r = self.rest
+            mx = r.mx - self._rest_vec[0]
+            my = r.my - self._rest_vec[1]
+            mz = r.mz - self._rest_vec[2]
             if dx * dx + dy * dy + dz * dz > self.noise.leave2 or mx * mx + my * my + mz * mz > self.noise.leave_mean2:
                 self._onset = self._leave_onset(t)
                 self._prev_leave = self._last_leave
                 self._last_leave = self._onset
                 self._left_rest = True
                 self._go(ST_MOVING, t)
-                self._held_since = None
-                self._away_since = None
-                self._trem_seen = False
+                self.hand.left_rest()
             return
         if st == ST_MOVING:
             self._moving_step(t, ax, ay, az, m, out)
@@ -765,16 +603,11 @@ class Detector:
         # type: (int, float, float, float, float) -> None
         # start from this sample, not from a guess, so filters do not ring
         self._started = True
-        self._mx = ax
-        self._my = ay
-        self._mz = az
-        self._var = 0.0
+        self.rest.start(ax, ay, az)
         self._mlp = m
         self.tremor.reset(ax, ay, az)  # the band-pass starts from this sample (the newest in the ring)
-        self._lx = ax
-        self._ly = ay
-        self._lz = az
-        self._set_ref(False)
+        self.hand.start(ax, ay, az)
+        self.hand.set_ref(False)
         self._go(ST_MOVING, t)
         self._onset = t
         self._moved = False
@@ -795,15 +628,15 @@ class Detector:
             self._moved = True
             self._initial = False
             self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
-            self._set_ref(True)
+            self.hand.set_ref(True)
             return
         if self.contact.pulse is not None:
             return
-        if self._still_for(t) >= self.still_t // 2:
+        if self.rest.still_for(t) >= self.still_t // 2:
             self._was_still = True
-            self._still_vec = (self._mx, self._my, self._mz)
+            self._still_vec = self.rest.mean()
             self._still_last = t
-        if self._mlp >= self.windup_g or self._picked(t):
+        if self._mlp >= self.windup_g or self.hand.picked(t, self._mlp, self.tremor.power, self.noise.trem_thr2):
             # a trace that began in a hand: the pickup happened before it, so it is not reported
             if not (self._initial and not self._was_still):
                 # one that began lying there, still but never long enough for a rest: the hand took it from
@@ -816,7 +649,7 @@ class Detector:
             if self._mlp >= self.windup_g:
                 self._held_step(t, m, out)
             return
-        if self._still_for(t) >= self.still_t:
+        if self.rest.still_for(t) >= self.still_t:
             self._initial = False
             self._to_rest(t, out)
 
@@ -835,7 +668,7 @@ class Detector:
                 self._pending = []
                 self.look.reset()
                 self._go(ST_RESOLVE, t)
-                self._set_ref(True)
+                self.hand.set_ref(True)
             return
         if t - self._state_t > self.flight_max:
             self._to_held(t)  # never landed: we were wrong about the flight
@@ -857,7 +690,7 @@ class Detector:
             # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
             # judge what comes after it, not a comparison across it
             self.look.reset()
-            self._supp_since = None
+            self.hand.supp_since = None
         if self._air_since is not None and self._air_since > self._contact_t0 \
                 and t - self._air_since >= self.fell_t:
             # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
@@ -866,7 +699,7 @@ class Detector:
             return
         # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
         # threshold does not restart it)
-        if self.look.lk is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
+        if self.look.lk is not None or self.rest.still_for(t) >= self.still_t or self._calm(t, m):
             v = self.look.step(t, ax, ay, az, self.tremor.bpe, self.att, self.ring.dt, self.noise.sig2, self.tremor.gain)
             if v == LYING:
                 self._decide(False, out)
@@ -875,12 +708,12 @@ class Detector:
             if v == HELD:
                 self._decide(True, out)
                 return
-        hf = self._held_for(t)
+        hf = self.hand.held_for(t, self._mlp, self.tremor.power, self.noise.trem_thr2)
         # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
         # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
         # by chance, or on a cushion's rocking)
-        if (self.look.lk is None and hf >= self.trem_hold_t and self.tremor.power >= self.catch_sustain * self._held_max) \
-                or self._away_for(t) >= self.pick_long_t // 2:
+        if (self.look.lk is None and hf >= self.trem_hold_t and self.tremor.power >= self.catch_sustain * self.hand.held_max) \
+                or self.hand.away_for(t, self._mlp) >= self.pick_long_t // 2:
             self._decide(True, out)
             return
         if t - self._state_t > self.resolve_max:
@@ -895,17 +728,11 @@ class Detector:
             return
         if self.contact.pulse is not None:
             return
-        if self._still_for(t) >= self.still_t:
+        if self.rest.still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
-        hf = self._held_for(t)
-        if hf >= 0:
-            self._trem_seen = True
-        aw = self._away_for(t)
-        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
-            stamp = self._away_since
-            if self._held_since is not None and self._held_since < stamp:
-                stamp = self._held_since
+        stamp = self.hand.took_again(t, self._mlp, self.tremor.power, self.noise.trem_thr2)
+        if stamp is not None:
             out.append((stamp, "pickup", round(self._mlp, 3)))
             self._to_held(t)
 
@@ -913,7 +740,7 @@ class Detector:
         # type: (int, float) -> bool
         """Settled enough after a contact to look for a hand: the contact's ring is over (trem_block) and it is
         supported near 1 g.  A hand's tremor must not delay the look, as it delays "still"."""
-        return t >= self._trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
+        return t >= self.hand.trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
 
     def _level_fall(self, t, m):
         # type: (int, float) -> bool
@@ -974,17 +801,6 @@ class Detector:
         self.contact.pulse = None
         self._launch(self._fall_onset(), m, t, out)
         return True
-
-    def _picked(self, t):
-        # type: (int) -> bool
-        """A hand took it: the slowly filtered vector left the rest vector and stayed away (a lift or a turn, not
-        a rocking swing), with a hand's tremor or for long enough that only a hand can be carrying it."""
-        if self._held_for(t) >= self.trem_pickup_t:
-            self._trem_seen = True  # longer than a push across the table, whose band-pass leakage looks like tremor
-        aw = self._away_for(t)
-        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
-            return True
-        return self._strong_for(t) >= self.pick_strong_t
 
     def _left_still(self):
         # type: () -> int
@@ -1052,13 +868,13 @@ class Detector:
                 out.append(ev)
             self._moved = True
             self._go(ST_POST, self.ring.last_t)
-            self._set_ref(True)
+            self.hand.set_ref(True)
         self._pending = []
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
         """In a hand: a rest, a plain drop, a windup and the flight candidate that may follow it."""
-        if self._still_for(t) >= self.still_t:
+        if self.rest.still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
         # plain drop: free fall that outlasts a running stride's dip
