@@ -133,6 +133,7 @@ try:  # on the board the parts are modules next to this one; on the host, in thi
     from det_hand import Hand
     from det_look import HELD, LYING, Look
     from det_noise import NoiseFloor
+    from det_release import Release
     from det_rest import Stillness
     from det_ring import RING, Ring
     from det_tremor import Tremor
@@ -143,6 +144,7 @@ except ImportError:
     from firmware_bridge.firmware.det_hand import Hand
     from firmware_bridge.firmware.det_look import HELD, LYING, Look
     from firmware_bridge.firmware.det_noise import NoiseFloor
+    from firmware_bridge.firmware.det_release import Release
     from firmware_bridge.firmware.det_rest import Stillness
     from firmware_bridge.firmware.det_ring import RING, Ring
     from firmware_bridge.firmware.det_tremor import Tremor
@@ -325,10 +327,11 @@ class Detector:
         self.att = Attitude()
         self.rest = Stillness()
         self.hand = Hand(self.ring)
+        self.release = Release(self.ring)
         self.contact = Contact(self.ring, self.noise, kind == BURRITO)
         self.look = Look()
         self.flight = FlightCheck()
-        self._parts = (self.ring, self.contact, self.rest, self.hand, self.noise, self.tremor, self.att, self.look, self.flight)
+        self._parts = (self.ring, self.contact, self.rest, self.hand, self.release, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
@@ -352,13 +355,6 @@ class Detector:
         self._wind_peak = 0.0
         self._wind_t = 0
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, noise allowance]
-        self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
-        self._rel_lo = 0.0  # the lowest |a| since it
-        self._rel_vec = False  # only the vector (not |a|) swung abruptly there
-        self._low_since = None  # type: Any
-        self._low_in = 0  # the first sample of that low stretch under drop_g
-        self._low_lo = 0.0
-        self._low_hi = 0.0
         self._state_t = 0
         self._contact_t0 = 0
         self._contact_peak = 0.0
@@ -513,7 +509,7 @@ class Detector:
         # type: (int) -> None
         self._wind_peak = 0.0
         self._cand = None
-        self._low_since = None
+        self.release.low_since = None
         self._go(ST_HELD, t)
 
     def _end_pulse(self):
@@ -742,56 +738,26 @@ class Detector:
         supported near 1 g.  A hand's tremor must not delay the look, as it delays "still"."""
         return t >= self.hand.trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
 
-    def _level_fall(self, t, m):
-        # type: (int, float) -> bool
-        """A plain drop's free fall: |a| under drop_g, level within drop_range (an arm swinging it down passes
-        through low |a|; a free fall stays level), for drop_t counted from the first sample under drop_g: an arm
-        braking a pump fake eases |a| down through 0.5-0.2 g over 100 ms while it still holds it.  When fingers
-        were seen opening as the stretch began (an abrupt fall, _track_release), it is counted from there, where
-        |a| first dipped under drop_onset_g: a flight's drag and tumble can hold it over drop_g for a while."""
-        if m >= self.drop_g:
-            if m > self.drop_onset_g:
-                self._low_since = None
-            return False
-        if self._low_since is None:
-            self._low_since = self._drop_onset()
-            self._low_in = t
-            self._low_lo = 99.0
-            self._low_hi = -1.0
-            return False
-        if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
-            if m < self._low_lo:
-                self._low_lo = m
-            if m > self._low_hi:
-                self._low_hi = m
-        if self._low_hi - self._low_lo > self.drop_range:
-            self._low_since = None
-            return False
-        start = self._low_in
-        if self._rel_t >= self._low_since - self.release_max_t:
-            start = self._low_since
-        return t - start >= self.drop_t
-
     def _moving_drop(self, t, m, out):
         # type: (int, float, list) -> bool
         """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
         held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
-        if not self._level_fall(t, m):
+        if not self.release.level_fall(t, m):
             return False
         stamp = self._onset
-        if self._low_since - self._state_t < self.held_guess_t:
+        if self.release.low_since - self._state_t < self.held_guess_t:
             # a level free fall straight out of rest: a body lying on a surface cannot fall unless a hand held it
             # (so still that it read as rest); a slide off the edge or a knock shows first, and a knock that could
             # throw it up pushes |a| above support_hi.  The pickup is the departure from rest before this one.
-            if self._from_rest_for != self._low_since:
+            if self._from_rest_for != self.release.low_since:
                 # judged once per fall (both walks cover the ring back to the rest): the samples since are the
                 # fall's own, under drop_g, and change neither answer
-                self._from_rest_for = self._low_since
+                self._from_rest_for = self.release.low_since
                 self._from_rest = self._left_rest and \
                     self.ring.max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
                         # something pushed it off its rest before it fell: a knock, a slide, a tip
-                        self._low_since - self._state_t > self.fall_lead_t
-                        and self.ring.max_dev(self._rest_vec, self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev)
+                        self.release.low_since - self._state_t > self.fall_lead_t
+                        and self.ring.max_dev(self._rest_vec, self._state_t, self.release.low_since - self.fall_lead_t) > self.fall_push_dev)
             if not self._from_rest:
                 return False
             stamp = self._prev_leave
@@ -799,7 +765,7 @@ class Detector:
             out.append((stamp, "pickup", round(self._mlp, 3)))
         self._initial = False
         self.contact.pulse = None
-        self._launch(self._fall_onset(), m, t, out)
+        self._launch(self.release.fall_onset(), m, t, out)
         return True
 
     def _left_still(self):
@@ -879,11 +845,11 @@ class Detector:
             return
         # plain drop: free fall that outlasts a running stride's dip
         if self._cand is None:
-            if self._level_fall(t, m):
-                self._launch(self._fall_onset(), m, t, out)
+            if self.release.level_fall(t, m):
+                self._launch(self.release.fall_onset(), m, t, out)
                 return
         elif m > self.drop_onset_g:
-            self._low_since = None
+            self.release.low_since = None
         if self._mlp >= self.windup_g:
             if self._mlp > self._wind_peak:
                 self._wind_peak = self._mlp
@@ -891,16 +857,16 @@ class Detector:
                 self._wind_peak = m
             self._wind_t = t
             self._cand = None
-            self._track_release(t, m)
+            self.release.track(t, m, self.att)
             return
         if self._wind_peak > 0.0 and self._cand is None:
-            self._track_release(t, m)
+            self.release.track(t, m, self.att)
             if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self.release.abrupt(t):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                self._cand = new_candidate(t, 6.0 * math.sqrt(self.noise.sig2), self._rel_vec)
+                self._cand = new_candidate(t, 6.0 * math.sqrt(self.noise.sig2), self.release.rel_vec)
                 self.att.set_horizontal()
                 self.contact.pulse = None
                 self.contact.quiet = t + self.confirm_skip
@@ -973,10 +939,10 @@ class Detector:
         w2 = c[7] / c[8] if c[8] else 0.0
         if c[17]:
             # only the vector swung: the let-go is where it settled on the flight's
-            stamp = self._let_go_end(c[0], c[1] / c[2], c[5], w2, False)
+            stamp = self.release.let_go_end(c[0], c[1] / c[2], c[5], w2, False)
         else:
-            stamp = self._release_stamp(c[0], c[1] / c[2])
-        if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
+            stamp = self.release.release_stamp(c[0], c[1] / c[2], self._wind_peak)
+        if c[9] >= 0 and c[9] - self.lag2 >= self.release.let_go_end(stamp, c[1] / c[2], c[5], w2):
             # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
             # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
             # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
@@ -984,170 +950,6 @@ class Detector:
             return False
         self._launch(stamp, self._wind_peak, t, out)
         return True
-
-    def _abrupt(self, t, m):
-        # type: (int, float) -> bool
-        """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
-        release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
-        (the smoothed |a| that starts this test lags them).  An arm swinging the burrito sheds its push at <= 25
-        g/s: 0.35 g in 14 ms, 0.49 g in the 19.5 ms a 200 Hz part needs, never release_drop.  An arm reversing a
-        hard pump fake can shed it at 60 g/s, but then pushes again: a fall that |a| climbs back from is dropped
-        (_track_release).  With the gyroscope the bound is release_drop_gyro: an arc can ease its push off before
-        the let-go, and a hand's easing that passes it is turned away by the flight's gravity and path tests."""
-        return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
-
-    def _track_release(self, t, m):
-        # type: (int, float) -> None
-        """Note the newest abrupt fall: the highest |a| of the last release_max_t (+1.5 samples) against now."""
-        w = self.release_max_t + (3 * self.ring.dt) // 2
-        hi = m
-        j = self.ring.head
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit and self.ring.t[j] >= t - w:
-            if self.ring.m[j] > hi:
-                hi = self.ring.m[j]
-            j = (j - 1) % RING
-            n += 1
-        drop = self.release_drop_gyro if self.att.on else self.release_drop
-        if hi - m >= drop:
-            self._rel_t = t
-            self._rel_lo = m
-            self._rel_vec = False
-        elif (self.att.on and m <= self.windup_flight_max and (self._rel_t < 0 or self._rel_vec)
-              and self._vector_release(t, m, w, self.release_drop)):
-            # a fall of |a| still in look stands: the let-go's own tail swings the vector as well
-            self._rel_t = t
-            self._rel_lo = m
-        elif self._rel_t >= 0:
-            # |a| back up by more than a flight's tumble swings: the hand still pushes it (an arm reversing a pump
-            # fake sheds its push as fast as fingers open, then pushes again), so that fall was no release
-            if m < self._rel_lo:
-                self._rel_lo = m
-            elif m - self._rel_lo > self.confirm_rise:
-                self._rel_t = -1
-
-    def _vector_release(self, t, m, w, drop):
-        # type: (int, float, int, float) -> bool
-        """Did the vector swing by drop within the last w, less the body's own turn?  An arm that eased its push
-        to or under the flight's w^2 r before the let-go sheds little |a| (2.9 -> 0.47 g over 90 ms, then 0.73 g in
-        flight), but the fingers opening still swing the vector as the hand's push gives way to the spin's (0.95 g
-        in 5 ms).  The body turning at w moves a reading of |a| by at most |a| w dt.  The bound is release_drop,
-        not release_drop_gyro: an arm can redirect its push without turning the body, which the vector sees and
-        |a| does not (a pump fake's brake at 200 Hz swung it 0.67 g in 15 ms)."""
-        h = self.ring.head
-        x = self.ring.x[h]
-        y = self.ring.y[h]
-        z = self.ring.z[h]
-        wr = math.sqrt(self.att.w2) * 1e-6
-        j = (h - 1) % RING
-        n = 1
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit and self.ring.t[j] >= t - w:
-            dx = self.ring.x[j] - x
-            dy = self.ring.y[j] - y
-            dz = self.ring.z[j] - z
-            mj = self.ring.m[j]
-            if math.sqrt(dx * dx + dy * dy + dz * dz) - wr * (t - self.ring.t[j]) * (mj if mj > m else m) >= drop:
-                self._rel_vec = True
-                return True
-            j = (j - 1) % RING
-            n += 1
-        return False
-
-    def _fall_onset(self):
-        # type: () -> int
-        """First sample of a confirmed free fall: walk back over the samples whose |a| stays near the fall's level.
-        A hand swinging the burrito down before letting go passes through low |a| too (0.2-0.5 g, still held); the
-        fall begins where the reading settles on the level, not where it first dipped under drop_onset_g."""
-        level = 0.5 * (self._low_lo + self._low_hi) if self._low_hi >= 0.0 else self.ring.m[self.ring.head]
-        tol = 0.5 * self.drop_range
-        j = self.ring.head
-        stamp = self.ring.t[j]
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit and self.ring.t[j] >= self._low_since:
-            if abs(self.ring.m[j] - level) > tol:
-                break
-            stamp = self.ring.t[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
-
-    def _drop_onset(self):
-        # type: () -> int
-        j = self.ring.head
-        onset = self.ring.t[j]
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit and self.ring.m[j] < self.drop_onset_g:
-            onset = self.ring.t[j]
-            j = (j - 1) % RING
-            n += 1
-        return onset
-
-    def _release_stamp(self, t_cand, level):
-        # type: (int, float) -> int
-        """The sample after the last one still pushed by the hand."""
-        thr = level + self.release_frac * (self._wind_peak - level)
-        j = self.ring.head
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit and self.ring.t[j] > t_cand:
-            j = (j - 1) % RING
-            n += 1
-        stamp = t_cand
-        if self.ring.m[j] > thr:
-            # the candidate came while the hand still pushed (a release easing off over two or three samples at
-            # 200 Hz): the let-go is the first sample after it within the threshold
-            while j != self.ring.head and self.ring.m[j] > thr:
-                j = (j + 1) % RING
-            return self.ring.t[j]
-        while n < limit:
-            if self.ring.m[j] > thr:
-                break
-            stamp = self.ring.t[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
-
-    def _let_go_end(self, stamp, level, allow, w2=0.0, on_level=True):
-        # type: (int, float, float, float, bool) -> int
-        """When the fingers were off: the sample after the last one, from the release stamp, whose |a| is still
-        off the flight's level by more than the noise's allowance, or whose vector still moves from the sample
-        before by more than that and the flight's own turn (its reading turning with the body at w: level w dt),
-        and at the latest release_max_t (plus 1.5 sample periods of timing) after the stamp, as fingers open in
-        3-12 ms.  A let-go can swing |a| below the level and back within a few ms, or pass the level while its
-        vector still swings (at 200 Hz, two samples of 0.2 g each); an arm braking a pump fake is still pushing
-        when the cap comes.  With on_level False only the vector's steps count: a let-go seen in the vector alone,
-        whose flight's |a| can drift from its mean by more than the noise (drag decaying 0.74 -> 0.59 g)."""
-        cap = stamp + self.release_max_t + (3 * self.ring.dt) // 2
-        step = allow + level * math.sqrt(w2) * self.ring.dt * 1e-6
-        step2 = step * step
-        j = self.ring.head
-        n = 0
-        limit = self.ring.n if self.ring.n < RING else RING
-        while n < limit - 1 and self.ring.t[(j - 1) % RING] >= stamp:
-            j = (j - 1) % RING
-            n += 1
-        end = stamp
-        first = j
-        while self.ring.t[j] < cap:
-            moved = False
-            if j != first:
-                p = (j - 1) % RING
-                dx = self.ring.x[j] - self.ring.x[p]
-                dy = self.ring.y[j] - self.ring.y[p]
-                dz = self.ring.z[j] - self.ring.z[p]
-                moved = dx * dx + dy * dy + dz * dz > step2
-            if moved or (on_level and abs(self.ring.m[j] - level) > allow):
-                end = -1
-            elif end < 0:
-                end = self.ring.t[j]
-            if j == self.ring.head:
-                break
-            j = (j + 1) % RING
-        return cap if end < 0 else end
 
     def _launch(self, stamp, peak, t, out):
         # type: (int, float, int, list) -> None
@@ -1158,7 +960,7 @@ class Detector:
         self._moved = True
         self._cand = None
         self._wind_peak = 0.0
-        self._low_since = None
+        self.release.low_since = None
         self.contact.restart(t)
         self._contact_t0 = -1
         self._contact_peak = 0.0
