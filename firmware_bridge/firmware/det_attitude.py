@@ -7,6 +7,10 @@
 
 import math
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401 -- used by the type comments
+
 # how update() may move "up" besides turning it with the body
 UP_REST = 0  # lying still: up is the mean vector
 UP_PULL = 1  # carried or in a hand: pulled towards a reading near 1 g
@@ -18,6 +22,11 @@ class Attitude:
     (gpx.. the newest, wlx.. averaged over stat_tau, w2 its newest |w|^2) and the offset's own state."""
 
     PARAMS = ("stat_tau", "up_tau", "up_gate", "gyro_bias_tau", "gyro_bias_t", "rest_turn_w")
+
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
 
     def __init__(self):
         # type: () -> None

@@ -29,6 +29,11 @@ class Contact:
     PARAMS = ("lag1", "lag2", "pulse_gap", "hinge_pre_t", "ramp_back_t", "jerk_allow", "jerk_noise", "jerk_lag_max",
               "jerk_h", "onset_res")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self, ring, noise, burrito):
         # type: (Any, Any, bool) -> None
         self.ring = ring
@@ -82,7 +87,7 @@ class Contact:
             onset = self.ramp_fit(onset, bx, by, bz, sx, sy, sz, t1, 8.0 * min_g)
         # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev, min_g, opened_by_jerk]
         self.pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset, min_g, False]
-        self.samples = []  # type: list
+        self.samples = []
         if j != self.ring.head:  # replay from the first sample of the contact (if the newest is below the walk-back
             j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
         while True:

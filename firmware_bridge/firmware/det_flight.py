@@ -35,6 +35,11 @@ class FlightCheck:
     PARAMS = ("spin_r", "up_fall_g", "up_fall_k", "up_dip_tau", "drag_turn_max", "path_vt_min", "path_rise_a",
               "path_min_g", "flight_up_g", "confirm_skip", "confirm_t")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def add(self, c, age, rx, ry, rz, att, dta):
         # type: (list, int, float, float, float, Any, int) -> None
         """Add the newest reading (rx, ry, rz) to the candidate's sums along up and the horizontal (att: the

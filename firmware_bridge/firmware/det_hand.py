@@ -20,6 +20,11 @@ class Hand:
     PARAMS = ("pick_tau", "pick_dev", "support_lo", "support_hi", "trem_max", "trem_peak_tau", "trem_decay_frac",
               "pick_t", "pick_long_t", "pick_strong_t", "trem_pickup_t")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self, ring):
         # type: (Any) -> None
         self.ring = ring

@@ -42,6 +42,11 @@ class Look:
     PARAMS = ("look_t", "look_more_t", "trem_max", "look_trem_k", "look_trem_min", "look_sustain", "look_sway_k",
               "look_sway_min", "look_ring_k", "look_spread_k", "look_rock_a", "look_turn_w")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self):
         # type: () -> None
         # per half: [start] count, sums of ax, ay, az and of band energy; then the look's own start and the most band

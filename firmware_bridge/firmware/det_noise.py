@@ -21,6 +21,11 @@ class NoiseFloor:
     PARAMS = ("noise_tau", "noise_rise_tau", "noise_max", "still_std", "noise_still_k", "trem_min", "noise_trem_k",
               "leave_dev", "noise_leave_k", "stat_tau", "leave_mean_dev", "leave_onset_dev")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self):
         # type: () -> None
         self.dvar = 0.0  # sum over axes of the squared sample-to-sample difference, averaged over noise_tau

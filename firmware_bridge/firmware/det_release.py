@@ -28,6 +28,11 @@ class Release:
     PARAMS = ("release_look_t", "release_max_t", "release_drop", "release_drop_gyro", "windup_flight_max",
               "confirm_rise", "confirm_skip", "drop_g", "drop_onset_g", "drop_range", "drop_t", "release_frac")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self, ring):
         # type: (Any) -> None
         self.ring = ring

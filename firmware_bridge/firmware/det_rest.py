@@ -23,6 +23,11 @@ class Stillness:
 
     PARAMS = ("mean_clamp", "var_clamp", "still_dev", "rest_doubt_t", "rest_back_dev")
 
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
+
     def __init__(self):
         # type: () -> None
         self.mx = 0.0

@@ -6,11 +6,20 @@
 
 import math
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
+    from typing import Any  # noqa: F401 -- used by the type comments
+
 
 class Tremor:
     """Band-pass energy of the newest sample (bpe), its average (power) and the filter's white-noise gain (gain)."""
 
     PARAMS = ("trem_f0", "trem_q", "trem_tau")
+
+    def __getattr__(self, name):
+        # type: (str) -> Any
+        """Only reached for a name never set: the detector sets every name in PARAMS (this tells mypy so)."""
+        raise AttributeError(name)
 
     def __init__(self):
         # type: () -> None
