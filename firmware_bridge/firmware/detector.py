@@ -134,6 +134,7 @@ try:  # on the board the parts are modules next to this one; on the host, in thi
     from det_look import HELD, LYING, Look
     from det_noise import NoiseFloor
     from det_release import Release
+    from det_resolve import Resolution
     from det_rest import Stillness
     from det_ring import RING, Ring
     from det_tremor import Tremor
@@ -145,6 +146,7 @@ except ImportError:
     from firmware_bridge.firmware.det_look import HELD, LYING, Look
     from firmware_bridge.firmware.det_noise import NoiseFloor
     from firmware_bridge.firmware.det_release import Release
+    from firmware_bridge.firmware.det_resolve import Resolution
     from firmware_bridge.firmware.det_rest import Stillness
     from firmware_bridge.firmware.det_ring import RING, Ring
     from firmware_bridge.firmware.det_tremor import Tremor
@@ -328,10 +330,11 @@ class Detector:
         self.rest = Stillness()
         self.hand = Hand(self.ring)
         self.release = Release(self.ring)
+        self.resolve = Resolution()
         self.contact = Contact(self.ring, self.noise, kind == BURRITO)
         self.look = Look()
         self.flight = FlightCheck()
-        self._parts = (self.ring, self.contact, self.rest, self.hand, self.release, self.noise, self.tremor, self.att, self.look, self.flight)
+        self._parts = (self.ring, self.contact, self.rest, self.hand, self.release, self.resolve, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
@@ -346,7 +349,6 @@ class Detector:
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
-        self._dropped_t = -1  # stamp of the launch if it was a plain drop (no windup), else -1
         self._air_ok = False
         self._state = ST_REST
         self._moved = False  # something was reported since the last rest
@@ -356,10 +358,6 @@ class Detector:
         self._wind_t = 0
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, noise allowance]
         self._state_t = 0
-        self._contact_t0 = 0
-        self._contact_peak = 0.0
-        self._hard = False
-        self._pending = []  # type: list
         self._badge_until = 0
         self._started = False
         # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
@@ -446,11 +444,11 @@ class Detector:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
             still = self.ring.last_t is not None and self.rest.still_for(self.ring.last_t) >= self.still_t
-            if self.look.both_halves() and not self._hard:
+            if self.look.both_halves() and not self.resolve.hard:
                 # the recording ended during the look: judge on what it saw (both halves have begun)
                 self._decide(self.look.verdict(self.att, self.noise.sig2, self.tremor.gain) == HELD, out)
             else:
-                self._decide(self._supported() and not self._hard and not still, out)
+                self._decide(self._supported() and not self.resolve.hard and not still, out)
         return out
 
     # ------------------------------------------------------------ attitude
@@ -518,8 +516,7 @@ class Detector:
         band-pass, which the contact made ring, starts again."""
         p0 = self.contact.pulse[0]
         res = self.contact.close()
-        if self._contact_t0 == p0:
-            self._contact_t0 = res[0]  # the contact this pulse opened: its stamp moves with it
+        self.resolve.restamp(p0, res[0])
         last = self.ring.last_t
         self.hand.trem_block = last + self.trem_block_t
         self.hand.held_since = None
@@ -656,12 +653,8 @@ class Detector:
         if self.contact.pulse is None and pulse is None and self.contact.cusum(t, ax, ay, az):
             self._air_ok = False
         if self.contact.pulse is not None and pulse is None and self._state == ST_FLIGHT:
-            if self._contact_t0 != self.contact.pulse[0]:
-                self._contact_t0 = self.contact.pulse[0]
-                # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
-                # the floor (a juggle's pop is back in the hand sooner)
-                self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
-                self._pending = []
+            if self.resolve.t0 != self.contact.pulse[0]:
+                self.resolve.first_contact(self.contact.pulse[0])
                 self.look.reset()
                 self._go(ST_RESOLVE, t)
                 self.hand.set_ref(True)
@@ -674,8 +667,8 @@ class Detector:
         """After the first contact: impact or catch (see the module comment)."""
         pulse = self._contact_check(t, ax, ay, az, m)
         if pulse is not None:
-            self._take_pulse(pulse)
-            if self._hard:
+            self.resolve.take(pulse)
+            if self.resolve.hard:
                 self._decide(False, out)
             return
         if self.contact.pulse is not None:
@@ -687,7 +680,7 @@ class Detector:
             # judge what comes after it, not a comparison across it
             self.look.reset()
             self.hand.supp_since = None
-        if self._air_since is not None and self._air_since > self._contact_t0 \
+        if self._air_since is not None and self._air_since > self.resolve.t0 \
                 and t - self._air_since >= self.fell_t:
             # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
             # falling longer, it is on its way to the floor
@@ -808,34 +801,16 @@ class Detector:
             n += 1
         return onset
 
-    def _take_pulse(self, pulse):
-        # type: (tuple) -> None
-        t0, res, pm, fwhm = pulse
-        if pm > self._contact_peak:
-            self._contact_peak = pm
-        if res >= self.hard_g or (res >= self.sharp_g and fwhm <= self.sharp_fwhm):
-            self._hard = True
-        # a later contact, longer after the first than a juggle's pop, as hard as a floor: off the body, down there
-        if t0 - self._contact_t0 >= self.fell_t and res >= self.floor_g:
-            self._hard = True
-        if t0 != self._contact_t0:
-            self._pending.append((t0, "bounce", round(pm, 3)))
-
     def _decide(self, caught, out):
         # type: (bool, list) -> None
-        t0 = self._contact_t0
+        """Report the verdict on the flight's end; a catch is in a hand again, an impact lies loose."""
+        self.resolve.emit(caught, out)
+        self._moved = True
         if caught:
-            out.append((t0, "catch", round(self._contact_peak, 3)))
-            self._moved = True
             self._to_held(self.ring.last_t)
         else:
-            out.append((t0, "impact", round(self._contact_peak, 3)))
-            for ev in self._pending:
-                out.append(ev)
-            self._moved = True
             self._go(ST_POST, self.ring.last_t)
             self.hand.set_ref(True)
-        self._pending = []
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
@@ -956,14 +931,12 @@ class Detector:
         out.append((stamp, "launch", round(peak, 3)))
         # a plain drop: a free fall with no windup in the windup_timeout before it (not a throw's release)
         plain = self._cand is None and (self._wind_t == 0 or stamp - self._wind_t > self.windup_timeout)
-        self._dropped_t = stamp if plain else -1
+        self.resolve.launched(stamp, plain)
         self._moved = True
         self._cand = None
         self._wind_peak = 0.0
         self.release.low_since = None
         self.contact.restart(t)
-        self._contact_t0 = -1
-        self._contact_peak = 0.0
         self._go(ST_FLIGHT, t)
 
     # --------------------------------------------------------------- badge
