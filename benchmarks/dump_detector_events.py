@@ -3,8 +3,8 @@
     python benchmarks/dump_detector_events.py OUT.txt [--detector PATH/detector.py] [--cache traces.pickle]
                                               [--seeds 6] [--blind-seeds 2]
 
-The sets: physim (firmware_bridge.physim) seeds 0..--seeds-1 of every scenario in bench_detect's 48 corner cells,
-fed with and without the gyroscope; the labelled real phone drops (tests/data/phone_drops, fed as recordings.py feeds
+The sets: physim (firmware_bridge.physim) seeds --first-seed.. (--seeds of them) of every scenario in bench_detect's
+48 corner cells (every --cell-step-th), fed with and without the gyroscope; the labelled real phone drops (tests/data/phone_drops, fed as recordings.py feeds
 them); the blind simulator (benchmarks/blind_sim.py) seeds 0..--blind-seeds-1 of every scenario at every rate and
 noise level, with and without its gyroscope.  Each line is the trace's name, then every event as (t_us, kind, repr of
 its peak) in the order reported, then the flush's.  --detector loads another copy of detector.py (e.g. one taken
@@ -47,15 +47,15 @@ def load_detector(path: str | None) -> Any:
     return mod.Detector
 
 
-def physim_cases(seeds: int) -> list[Case]:
+def physim_cases(seeds: int, first: int = 0, cell_step: int = 1) -> list[Case]:
     from bench_detect import cells
 
     from firmware_bridge import physim
 
     out: list[Case] = []
-    for cond in cells(False):
+    for cond in cells(False)[::cell_step]:
         for scenario in physim.SCENARIOS:
-            for seed in range(seeds):
+            for seed in range(first, first + seeds):
                 tr = physim.make_trace(scenario, seed, cond)
                 name = f"physim {cond.label()} {scenario} {seed}"
                 out.append((name, tr.device, [tuple(s) for s in tr.samples]))
@@ -117,12 +117,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", help="pickle of the generated traces: written if missing, read if present")
     ap.add_argument("--seeds", type=int, default=6)
     ap.add_argument("--blind-seeds", type=int, default=2)
+    ap.add_argument("--first-seed", type=int, default=0, help="physim seeds from this one")
+    ap.add_argument("--cell-step", type=int, default=1, help="every K-th of the 48 corner cells")
+    ap.add_argument("--physim-only", action="store_true", help="leave out the phone drops and the blind simulator")
     args = ap.parse_args(argv)
     if args.cache and os.path.exists(args.cache):
         with open(args.cache, "rb") as fh:
             cases = pickle.load(fh)
     else:
-        cases = physim_cases(args.seeds) + phone_cases() + blind_cases(args.blind_seeds)
+        cases = physim_cases(args.seeds, args.first_seed, args.cell_step)
+        if not args.physim_only:
+            cases += phone_cases() + blind_cases(args.blind_seeds)
         if args.cache:
             with open(args.cache, "wb") as fh:
                 pickle.dump(cases, fh)
