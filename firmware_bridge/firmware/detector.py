@@ -15,6 +15,33 @@
 # 200 Hz: every parameter is a time in microseconds, never a sample count.
 # DEFAULTS below lists every parameter with its physical reason.
 #
+# Parts: each a class with its own state in a det_*.py module next to this
+# one (copy them all to the board); each takes the parameters it names in
+# PARAMS from this object, so configure() reaches it.
+#   det_ring.Ring           the last RING samples, the mean sample period,
+#                           the lagged samples of the contact residual
+#   det_noise.NoiseFloor    the sensor's noise, and every threshold that is
+#                           a multiple of it
+#   det_tremor.Tremor       the 8-12 Hz band-pass and its power
+#   det_rest.Stillness      robust mean and variance; still since when; the
+#                           rest stamp
+#   det_hand.Hand           pickup and hold evidence: the slow vector away
+#                           from its reference, a hand's sustained tremor
+#   det_release.Release     the let-go (|a| or the vector falling abruptly)
+#                           and a plain drop's level free fall
+#   det_flight.FlightCheck  with the gyroscope: is a flight candidate a free
+#                           body (gravity, path and drag tests)
+#   det_contact.Contact     contact pulses, their first touch (broken-stick
+#                           and ramp fits), the jerk change-point
+#   det_look.Look           the steady look after a contact: lying or held
+#   det_resolve.Resolution  impact or catch: the contact's stamp and peak,
+#                           the bounces reported with an impact
+#   det_attitude.Attitude   world "up" from the gyroscope, its offset, the
+#                           body's turn
+# Detector itself runs the state machine below, keeps the smoothed |a|
+# (support, windup, air time), the windup and flight candidate and the
+# pickup stamps, and emits every event.
+#
 # Noise floor: the lowest recent energy of sample-to-sample differences is
 # the sensor's own noise (at rest nothing else moves the samples); the rest,
 # tremor and leave-rest thresholds are multiples of it, with fixed floors.
