@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = [(physim.make_trace("throw_impact", 0, physim.Condition(6.0, 833.0, 30.0, "normal", "rigid")), "burrito"),
              (physim.make_trace("throw_catch", 1, physim.Condition(6.0, 833.0, 30.0, "normal", "rigid")), "burrito"),
              (make_trace("drop", 2, 833.0), "burrito"), (make_trace("badge_hit", 0, 833.0), "badge")]
-    fw = [f"{FW}/{m}.py=/fw/{m}.py" for m in ("detector", "proto", "tracebuf")]  # what check_firmware.py imports
+    fw = [f"{FW}/{m}.py=/fw/{m}.py" for m in (  # what check_firmware.py imports
+        "detector", "det_attitude", "det_contact", "det_flight", "det_hand", "det_look", "det_noise", "det_release",
+        "det_resolve", "det_rest", "det_ring", "det_tremor", "proto", "tracebuf")]
     puts = list(fw)
     mp_args = ["/fw"]
     cp_args = [FW]

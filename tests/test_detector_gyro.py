@@ -53,7 +53,8 @@ def test_up_is_turned_by_the_gyroscopes_rate() -> None:
         det.feed(t, 0.0, 0.0, 0.0, w, 0.0, 0.0)
         t += 1200
     det.feed(t, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    assert abs(det._ux) < 0.02 and abs(det._uy - 1.0) < 0.02 and abs(det._uz) < 0.03, (det._ux, det._uy, det._uz)
+    up = det.att
+    assert abs(up.ux) < 0.02 and abs(up.uy - 1.0) < 0.02 and abs(up.uz) < 0.03, (up.ux, up.uy, up.uz)
 
 
 def test_the_gyroscopes_offset_is_learnt_while_it_lies_still() -> None:
@@ -64,7 +65,7 @@ def test_the_gyroscopes_offset_is_learnt_while_it_lies_still() -> None:
     for _ in range(2000):
         det.feed(t, 0.0, 0.0, 1.0, off, -off, 0.0)
         t += 1200
-    assert abs(det._gbx - off) < 0.1 * off and abs(det._gby + off) < 0.1 * off
+    assert abs(det.att.gbx - off) < 0.1 * off and abs(det.att.gby + off) < 0.1 * off
 
 
 def test_with_the_gyroscope_a_pump_fakes_brake_held_at_1_g_is_no_flight() -> None:
@@ -143,13 +144,13 @@ def test_the_gyroscopes_offset_is_a_plain_mean_at_first() -> None:
     t = 1_000_000
     off = math.radians(1.0)
     n = 0
-    while det._state != 0 or det._gb_t < det.gyro_bias_t:  # ST_REST, averaged long enough
+    while det._state != 0 or det.att.gb_t < det.gyro_bias_t:  # ST_REST, averaged long enough
         det.feed(t, 0.0, 0.0, 1.0, off, -off, 0.5 * off)
         t += 1200
         n += 1
         assert n < 2000
-    assert abs(det._gbx - off) < math.radians(0.01) and abs(det._gby + off) < math.radians(0.01)
-    assert not Detector("burrito")._gb_t  # a new detector has learnt nothing
+    assert abs(det.att.gbx - off) < math.radians(0.01) and abs(det.att.gby + off) < math.radians(0.01)
+    assert not Detector("burrito").att.gb_t  # a new detector has learnt nothing
 
 
 def test_a_rings_partial_cycle_is_not_a_hands_sway() -> None:
@@ -460,7 +461,7 @@ def test_an_offset_learnt_from_a_still_hand_is_learnt_again_once_it_lies_still_l
     assert ST_REST in states[:200] and states[260] != ST_REST
     back = (next(i for i in range(260, 1300) if states[i] == ST_REST) - 260) * dt
     assert det.rest_doubt_t <= back <= det.rest_doubt_t + det.still_t + 250_000, back  # + the quiet test settling
-    assert abs(det._gbx - bias) < 0.001
+    assert abs(det.att.gbx - bias) < 0.001
 
 
 def test_a_throw_whose_arc_eased_off_before_the_let_go_is_still_a_launch() -> None:

@@ -59,7 +59,10 @@ def traces(tmp: Path) -> list[tuple[Path, str]]:
 
 
 def firmware_puts() -> list[str]:
-    return [f"{FIRMWARE / name}=/fw/{name}" for name in ("detector.py", "proto.py", "tracebuf.py")]
+    return [f"{FIRMWARE / name}=/fw/{name}" for name in (
+        "detector.py", "det_attitude.py", "det_contact.py", "det_flight.py", "det_hand.py", "det_look.py",
+        "det_noise.py", "det_release.py", "det_resolve.py", "det_rest.py", "det_ring.py", "det_tremor.py", "proto.py",
+        "tracebuf.py")]
 
 
 def run_micropython(node: str, csvs: list[tuple[Path, str]]) -> list[str]:
@@ -122,7 +125,10 @@ def test_the_comparison_catches_a_difference(node: str, tmp_path: Path) -> None:
     (changed / "detector.py").write_text(src.replace('"windup_g": 2.0,', '"windup_g": 40.0,'))
     assert '"windup_g": 40.0,' in (changed / "detector.py").read_text()
     puts = [f"{changed / 'detector.py'}=/fw/detector.py", f"{FIRMWARE / 'proto.py'}=/fw/proto.py",
-            f"{FIRMWARE / 'tracebuf.py'}=/fw/tracebuf.py", f"{csvs[0][0]}=/t0.csv"]
+            f"{FIRMWARE / 'tracebuf.py'}=/fw/tracebuf.py", f"{csvs[0][0]}=/t0.csv"] + \
+        [f"{FIRMWARE / name}=/fw/{name}" for name in (
+            "det_attitude.py", "det_contact.py", "det_flight.py", "det_hand.py", "det_look.py", "det_noise.py",
+            "det_release.py", "det_resolve.py", "det_rest.py", "det_ring.py", "det_tremor.py")]
     proc = subprocess.run([node, "run_mpy.mjs", "check_firmware.py", *puts, "--", "/fw", "/t0.csv", "burrito"],
                           cwd=MPY, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -15,6 +15,33 @@
 # 200 Hz: every parameter is a time in microseconds, never a sample count.
 # DEFAULTS below lists every parameter with its physical reason.
 #
+# Parts: each a class with its own state in a det_*.py module next to this
+# one (copy them all to the board); each takes the parameters it names in
+# PARAMS from this object, so configure() reaches it.
+#   det_ring.Ring           the last RING samples, the mean sample period,
+#                           the lagged samples of the contact residual
+#   det_noise.NoiseFloor    the sensor's noise, and every threshold that is
+#                           a multiple of it
+#   det_tremor.Tremor       the 8-12 Hz band-pass and its power
+#   det_rest.Stillness      robust mean and variance; still since when; the
+#                           rest stamp
+#   det_hand.Hand           pickup and hold evidence: the slow vector away
+#                           from its reference, a hand's sustained tremor
+#   det_release.Release     the let-go (|a| or the vector falling abruptly)
+#                           and a plain drop's level free fall
+#   det_flight.FlightCheck  with the gyroscope: is a flight candidate a free
+#                           body (gravity, path and drag tests)
+#   det_contact.Contact     contact pulses, their first touch (broken-stick
+#                           and ramp fits), the jerk change-point
+#   det_look.Look           the steady look after a contact: lying or held
+#   det_resolve.Resolution  impact or catch: the contact's stamp and peak,
+#                           the bounces reported with an impact
+#   det_attitude.Attitude   world "up" from the gyroscope, its offset, the
+#                           body's turn
+# Detector itself runs the state machine below, keeps the smoothed |a|
+# (support, windup, air time), the windup and flight candidate and the
+# pickup stamps, and emits every event.
+#
 # Noise floor: the lowest recent energy of sample-to-sample differences is
 # the sensor's own noise (at rest nothing else moves the samples); the rest,
 # tremor and leave-rest thresholds are multiples of it, with fixed floors.
@@ -125,6 +152,31 @@
 # half maximum is <= 14 ms (body motion, steps and jump landings are wider).
 
 import math
+
+try:  # on the board the parts are modules next to this one; on the host, in this package
+    from det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from det_contact import Contact
+    from det_flight import FlightCheck, new_candidate
+    from det_hand import Hand
+    from det_look import HELD, LYING, Look
+    from det_noise import NoiseFloor
+    from det_release import Release
+    from det_resolve import Resolution
+    from det_rest import Stillness
+    from det_ring import RING, Ring
+    from det_tremor import Tremor
+except ImportError:
+    from firmware_bridge.firmware.det_attitude import UP_FREE, UP_PULL, UP_REST, Attitude
+    from firmware_bridge.firmware.det_contact import Contact
+    from firmware_bridge.firmware.det_flight import FlightCheck, new_candidate
+    from firmware_bridge.firmware.det_hand import Hand
+    from firmware_bridge.firmware.det_look import HELD, LYING, Look
+    from firmware_bridge.firmware.det_noise import NoiseFloor
+    from firmware_bridge.firmware.det_release import Release
+    from firmware_bridge.firmware.det_resolve import Resolution
+    from firmware_bridge.firmware.det_rest import Stillness
+    from firmware_bridge.firmware.det_ring import RING, Ring
+    from firmware_bridge.firmware.det_tremor import Tremor
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy only: MicroPython has no typing module
@@ -287,25 +339,6 @@ DEFAULTS = {
     "badge_refract": 150000,
 }
 
-def _shift2(lk, a, b, na, nb):
-    # type: (list, int, int, int, int) -> float
-    """Squared distance between a look's two half means, from the sums of x, y, z at lk[a:a+3] (na samples) and
-    lk[b:b+3] (nb samples)."""
-    dx = lk[b] / nb - lk[a] / na
-    dy = lk[b + 1] / nb - lk[a + 1] / na
-    dz = lk[b + 2] / nb - lk[a + 2] / na
-    return dx * dx + dy * dy + dz * dz
-
-
-def _spread2(lk, a, q, n):
-    # type: (list, int, int, int) -> float
-    """Variance of a look's half about its mean, from the sums of x, y, z at lk[a:a+3] and of their squares at
-    lk[q], over n samples."""
-    return lk[q] / n - (lk[a] * lk[a] + lk[a + 1] * lk[a + 1] + lk[a + 2] * lk[a + 2]) / (n * n)
-
-
-RING = 2048  # samples kept: >= 0.6 s at 3.3 kHz
-G = 9.80665  # m/s^2 per g: readings are in g, spin and speed in SI units
 
 
 class Detector:
@@ -316,50 +349,33 @@ class Detector:
         if kind != BURRITO and kind != BADGE:
             raise ValueError("unknown device kind: " + repr(kind))
         self.kind = kind
+        self.ring = Ring()
+        # the parts with a state of their own; each takes the parameters it names in PARAMS (_share_params)
+        self.noise = NoiseFloor()
+        self.tremor = Tremor()
+        self.att = Attitude()
+        self.rest = Stillness()
+        self.hand = Hand(self.ring)
+        self.release = Release(self.ring)
+        self.resolve = Resolution()
+        self.contact = Contact(self.ring, self.noise, kind == BURRITO)
+        self.look = Look()
+        self.flight = FlightCheck()
+        self._parts = (self.ring, self.contact, self.rest, self.hand, self.release, self.resolve, self.noise, self.tremor, self.att, self.look, self.flight)
         for name in DEFAULTS:
             setattr(self, name, DEFAULTS[name])
         if params:
             self.configure(params)
-        self._n = 0
-        self._rt = [0] * RING
-        self._rx = [0.0] * RING
-        self._ry = [0.0] * RING
-        self._rz = [0.0] * RING
-        self._rm = [0.0] * RING
-        self._head = -1
-        self._i1 = 0  # ring position of the sample ~self.lag1 ago
-        self._i2 = 0  # ... ~self.lag2 ago
-        self._ij = 0  # ... ~_jerk_lag() ago: the jerk change-point's difference
-        self._last_t = None  # type: Any
-        self._dt = 0
+        else:
+            self._share_params()
         self._mlp = 1.0
         # stillness statistics
-        self._mx = 0.0
-        self._my = 0.0
-        self._mz = 1.0
-        self._var = 1.0
-        self._still_since = None  # type: Any
-        self._quiet_since = None  # type: Any  # still to the accelerometer since (the gyroscope aside)
         # tremor band-pass (RBJ biquad per axis), coefficients per dt
-        self._bq_dt = 0
-        self._b0 = self._b2 = self._a1 = self._a2 = 0.0
-        self._bx = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._by = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._bz = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._trem = 0.0
-        self._trem_block = 0
-        self._held_since = None  # type: Any
-        self._held_peak = 0.0
-        self._held_max = 0.0
         # pulse analysis
-        self._pulse = None  # type: Any  # [t0, peak_res, peak_m, fwhm_t, base..., t_trig, end]
-        self._pulse_quiet = 0
         # contact fits and the residual's line reach back no further: a flight's start, a pulse's end
-        self._hinge_from = 0
         self._air_since = None  # type: Any
         self._fall_since = None  # type: Any  # since when the smoothed |a| reads a free fall (< drop_g)
         self._fall_end = -1  # when the last free fall of air_t_fall or longer ended
-        self._dropped_t = -1  # stamp of the launch if it was a plain drop (no windup), else -1
         self._air_ok = False
         self._state = ST_REST
         self._moved = False  # something was reported since the last rest
@@ -368,80 +384,24 @@ class Detector:
         self._wind_peak = 0.0
         self._wind_t = 0
         self._cand = None  # type: Any  # [t_cand, sum_m, n_m, min_m, max_m, noise allowance]
-        self._rel_t = -1  # the newest abrupt fall (a release) seen in a hand
-        self._rel_lo = 0.0  # the lowest |a| since it
-        self._rel_vec = False  # only the vector (not |a|) swung abruptly there
-        self._low_since = None  # type: Any
-        self._low_in = 0  # the first sample of that low stretch under drop_g
-        self._low_lo = 0.0
-        self._low_hi = 0.0
         self._state_t = 0
-        self._contact_t0 = 0
-        self._contact_peak = 0.0
-        self._hard = False
-        self._pending = []  # type: list
         self._badge_until = 0
         self._started = False
         # noise floor (sum over axes of the squared sample-to-sample difference: 6 sigma^2 for white noise)
-        self._dvar = 0.0
-        self._floor = -1.0
-        self._sig2 = 0.0  # per-axis noise variance measured at rest (0 until known: thresholds at their floors)
-        self._bp_gain = 0.0  # fraction of white-noise power the tremor band-pass lets through
-        self._still_var = 0.0
-        self._trem_thr2 = 0.0
-        self._leave2 = 0.0
-        self._onset2 = 0.0
         # slowly filtered vector and the reference it is compared with (pickup and hold evidence)
-        self._lx = 0.0
-        self._ly = 0.0
-        self._lz = 1.0
-        self._refx = 0.0
-        self._refy = 0.0
-        self._refz = 1.0
-        self._supp_since = None  # type: Any
-        self._ref_track = False  # True: the reference follows the filtered vector (unknown resting vector)
-        self._away_since = None  # type: Any
-        self._strong_since = None  # type: Any
-        self._trem_seen = False
         self._was_still = False
         # where it lay, and when, the last time it was still out of a rest (a pickup from there leaves that vector)
         self._still_vec = (0.0, 0.0, 1.0)
         self._still_last = 0
         self._initial = True  # until the first rest or hold: a pickup before the trace began is not reported
         # jerk change-point (CUSUM) in flight
-        self._cus = 0.0
-        self._cus_t0 = 0
-        self._jb = -1.0
         # the steady look after a contact: [t0, n_a, sx_a, sy_a, sz_a, e_a, n_b, sx_b, sy_b, sz_b, e_b]
-        self._look = None  # type: Any
         self._left_rest = False  # MOVING began by leaving a rest (not at the trace's start)
         self._from_rest_for = None  # type: Any  # the fall (its _low_since) that _from_rest judged
         self._from_rest = False  # ... whether it fell straight out of rest, from a hand that read as rest
         self._last_leave = None  # type: Any  # onset of the latest departure from rest
         self._prev_leave = None  # type: Any  # ... and of the one before it
-        self._leave_mean2 = 0.0
-        self._bpe = 0.0  # band-pass energy of the newest sample (sum over axes)
         # attitude from the gyroscope (only when feed() is given angular rates)
-        self._gyro = False
-        self._ux = 0.0  # world "up" in body axes, a unit vector
-        self._uy = 0.0
-        self._uz = 1.0
-        self._gbx = 0.0  # the gyroscope's zero-rate offset, rad/s, learnt at rest
-        self._gby = 0.0
-        self._gbz = 0.0
-        self._att_dt = 0  # us since the previous rate sample
-        self._gb_t = 0  # how long (us) the offset has been averaged at rest: trusted from gyro_bias_t
-        self._gpx = 0.0  # the previous sample's rate (offset removed)
-        self._gpy = 0.0
-        self._gpz = 0.0
-        self._w2 = 0.0  # |w|^2 of the newest sample, (rad/s)^2
-        self._wlx = 0.0  # the rate, less the offset, averaged over stat_tau (rad/s)
-        self._wly = 0.0
-        self._wlz = 0.0
-        self._ex = 1.0  # a world-fixed horizontal in body axes, set at each flight candidate
-        self._ey = 0.0
-        self._ez = 0.0
-        self._att_t = 0
 
     def __getattr__(self, name):
         # type: (str) -> Any
@@ -464,7 +424,15 @@ class Detector:
             else:
                 v = float(v)
             setattr(self, name, v)
-        self._bq_dt = 0  # redesign the tremor filter at the next sample
+        self._share_params()
+        self.tremor.bq_dt = 0  # redesign the tremor filter at the next sample
+
+    def _share_params(self):
+        # type: () -> None
+        """Give each part the parameters it uses, as they now stand."""
+        for part in self._parts:
+            for name in part.PARAMS:
+                setattr(part, name, getattr(self, name))
 
     def params(self):
         # type: () -> dict
@@ -479,498 +447,39 @@ class Detector:
         # type: (int, float, float, float, Any, Any, Any) -> list
         """Take one sample (with the angular rate in rad/s when the part's gyroscope is on); return the (usually
         empty) list of new events."""
-        if self._last_t is not None:
-            dt = t_us - self._last_t
-            if dt <= 0:
-                raise ValueError("time does not increase")
-            if self._dt == 0:
-                self._dt = dt
-            else:
-                self._dt += (dt - self._dt) // 8
-        self._last_t = t_us
-        m = math.sqrt(ax * ax + ay * ay + az * az)
-        h = (self._head + 1) % RING
-        self._head = h
-        self._rt[h] = t_us
-        self._rx[h] = ax
-        self._ry[h] = ay
-        self._rz[h] = az
-        self._rm[h] = m
-        self._n += 1
-        self._advance_lags(t_us)
+        m = self.ring.push(t_us, ax, ay, az)
         if gx is not None and self.kind == BURRITO:
-            self._attitude(t_us, ax, ay, az, m, gx, gy, gz)
+            st = self._state
+            mode = UP_REST if st == ST_REST else (UP_PULL if self._cand is None and st != ST_FLIGHT else UP_FREE)
+            r = self.rest
+            self.att.update(t_us, ax, ay, az, m, gx, gy, gz, mode, self._cand is not None, r.mx, r.my, r.mz)
         out = []  # type: list
         if self.kind == BADGE:
             self._badge(t_us, ax, ay, az, m, out)
         else:
             self._burrito(t_us, ax, ay, az, m, out)
-            if gx is not None and self._state == ST_REST and self._att_dt > 0:
-                self._learn_offset(gx, gy, gz)
+            if gx is not None and self._state == ST_REST and self.att.dt > 0:
+                self.att.learn_offset(gx, gy, gz)
         return out
-
-    def _learn_offset(self, gx, gy, gz):
-        # type: (float, float, float) -> None
-        """Lying still, the gyroscope reads its own zero-rate offset: a plain mean over the first gyro_bias_tau of
-        rest (known as soon as it lies still), a slow average after that (it drifts with temperature).  Only from
-        samples the accelerometer has judged still: the one that leaves rest is already turning."""
-        dt = self._att_dt
-        self._gb_t += dt
-        k = dt / (self.gyro_bias_tau + dt)
-        if dt / self._gb_t > k:
-            k = dt / self._gb_t
-        self._gbx += (gx - self._gbx) * k
-        self._gby += (gy - self._gby) * k
-        self._gbz += (gz - self._gbz) * k
 
     def flush(self):
         # type: () -> list
         """End of trace: settle a pending contact decision, return events."""
         out = []  # type: list
         if self._state == ST_RESOLVE:
-            if self._pulse is not None:
+            if self.contact.pulse is not None:
                 self._end_pulse()
             # a trace that ends while it lies still (the steady look unfinished) ends on a surface, not in a hand
-            still = self._last_t is not None and self._still_for(self._last_t) >= self.still_t
-            lk = self._look
-            if lk is not None and lk[1] > 0 and lk[6] > 0 and not self._hard:
+            still = self.ring.last_t is not None and self.rest.still_for(self.ring.last_t) >= self.still_t
+            if self.look.both_halves() and not self.resolve.hard:
                 # the recording ended during the look: judge on what it saw (both halves have begun)
-                self._decide(self._look_verdict(lk) == 2, out)
+                self._decide(self.look.verdict(self.att, self.noise.sig2, self.tremor.gain) == HELD, out)
             else:
-                self._decide(self._supported() and not self._hard and not still, out)
+                self._decide(self._supported() and not self.resolve.hard and not still, out)
         return out
 
     # ------------------------------------------------------------ attitude
-    def _attitude(self, t, ax, ay, az, m, gx, gy, gz):
-        # type: (int, float, float, float, float, float, float, float) -> None
-        """Keep world "up" in body axes: turned by the gyroscope's rate, pulled slowly towards the reading while
-        something carries it near 1 g, set to the mean vector at rest.  A flight is then told from a hand that
-        holds it: a free body reads no gravity, a held one 1 g up, whatever the spin or tumble did to the axes."""
-        if not self._gyro:
-            self._gyro = True
-            self._att_t = t
-            if m > 0.5:
-                self._ux = ax / m
-                self._uy = ay / m
-                self._uz = az / m
-            self._gpx = gx
-            self._gpy = gy
-            self._gpz = gz
-            return
-        dt_us = t - self._att_t
-        self._att_t = t
-        st = self._state
-        self._att_dt = dt_us
-        wx = gx - self._gbx
-        wy = gy - self._gby
-        wz = gz - self._gbz
-        # the rate over the interval: the mean of its ends
-        mx = 0.5 * (wx + self._gpx)
-        my = 0.5 * (wy + self._gpy)
-        mz = 0.5 * (wz + self._gpz)
-        self._gpx = wx
-        self._gpy = wy
-        self._gpz = wz
-        self._w2 = wx * wx + wy * wy + wz * wz
-        k = dt_us / (self.stat_tau + dt_us)
-        self._wlx += (wx - self._wlx) * k
-        self._wly += (wy - self._wly) * k
-        self._wlz += (wz - self._wlz) * k
-        ux = self._ux
-        uy = self._uy
-        uz = self._uz
-        w2 = mx * mx + my * my + mz * mz
-        if w2 > 0.0:
-            # a world-fixed vector seen from the turning body turns by -w dt (Rodrigues)
-            wn = math.sqrt(w2)
-            th = wn * dt_us * 1e-6
-            kx = mx / wn
-            ky = my / wn
-            kz = mz / wn
-            c = math.cos(th)
-            sn = math.sin(th)
-            kd = (kx * ux + ky * uy + kz * uz) * (1.0 - c)
-            cx = ky * uz - kz * uy
-            cy = kz * ux - kx * uz
-            cz = kx * uy - ky * ux
-            ux = ux * c - cx * sn + kx * kd
-            uy = uy * c - cy * sn + ky * kd
-            uz = uz * c - cz * sn + kz * kd
-            if self._cand is not None:
-                ex = self._ex
-                ey = self._ey
-                ez = self._ez
-                kd = (kx * ex + ky * ey + kz * ez) * (1.0 - c)
-                cx = ky * ez - kz * ey
-                cy = kz * ex - kx * ez
-                cz = kx * ey - ky * ex
-                self._ex = ex * c - cx * sn + kx * kd
-                self._ey = ey * c - cy * sn + ky * kd
-                self._ez = ez * c - cz * sn + kz * kd
-        if st == ST_REST:
-            ux = self._mx
-            uy = self._my
-            uz = self._mz
-        elif self._cand is None and st != ST_FLIGHT and m > 0.0 and abs(m - 1.0) < self.up_gate:
-            k = dt_us / (self.up_tau + dt_us)
-            ux += (ax / m - ux) * k
-            uy += (ay / m - uy) * k
-            uz += (az / m - uz) * k
-        n = math.sqrt(ux * ux + uy * uy + uz * uz)
-        if n > 0.0:
-            self._ux = ux / n
-            self._uy = uy / n
-            self._uz = uz / n
-
     # ------------------------------------------------------------- helpers
-    def _alpha(self, tau):
-        # type: (int) -> float
-        dt = self._dt if self._dt > 0 else 1000
-        return dt / (tau + dt)
-
-    def _advance_lags(self, t):
-        # type: (int) -> None
-        n = self._n if self._n < RING else RING
-        oldest = (self._head - n + 1) % RING
-        if (self._i1 - oldest) % RING >= n:
-            self._i1 = oldest
-        if (self._i2 - oldest) % RING >= n:
-            self._i2 = oldest
-        rt = self._rt
-        while self._i1 != self._head and rt[(self._i1 + 1) % RING] <= t - self.lag1:
-            self._i1 = (self._i1 + 1) % RING
-        while self._i2 != self._head and rt[(self._i2 + 1) % RING] <= t - self.lag2:
-            self._i2 = (self._i2 + 1) % RING
-
-    def _jerk_lag(self):
-        # type: () -> int
-        """Lag of the jerk's difference: noise adds sqrt(6) sigma / lag to it, so a noisy part takes it over a
-        longer lag (lag1 to jerk_lag_max) to keep that share at jerk_noise.  A slow contact's jerk is the slope
-        of a straight rise, the same over any lag shorter than the rise."""
-        lag = int(2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / self.jerk_noise)
-        if lag < self.lag1:
-            return self.lag1
-        if lag > self.jerk_lag_max:
-            return self.jerk_lag_max
-        return lag
-
-    def _advance_jerk_lag(self, t):
-        # type: (int) -> None
-        n = self._n if self._n < RING else RING
-        oldest = (self._head - n + 1) % RING
-        rt = self._rt
-        if (self._ij - oldest) % RING >= n:
-            self._ij = oldest
-        tq = t - self._jerk_lag()
-        while self._ij != self._head and rt[(self._ij + 1) % RING] <= tq:
-            self._ij = (self._ij + 1) % RING
-        while self._ij != oldest and rt[self._ij] > tq:  # the lag grew with the measured noise
-            self._ij = (self._ij - 1) % RING
-
-    def _have_lags(self, t):
-        # type: (int) -> bool
-        return self._n > 3 and t - self._rt[self._i2] >= self.lag2 and self._i1 != self._i2
-
-    def _residual(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> float
-        """|a - linear extrapolation from the samples ~20 ms and ~10 ms ago|."""
-        i1 = self._i1
-        i2 = self._i2
-        t1 = self._rt[i1]
-        t2 = self._rt[i2]
-        k = (t - t1) / (t1 - t2)
-        x1 = self._rx[i1]
-        y1 = self._ry[i1]
-        z1 = self._rz[i1]
-        dx = ax - (x1 + (x1 - self._rx[i2]) * k)
-        dy = ay - (y1 + (y1 - self._ry[i2]) * k)
-        dz = az - (z1 + (z1 - self._rz[i2]) * k)
-        return math.sqrt(dx * dx + dy * dy + dz * dz)
-
-    def _start_pulse(self, t, min_g):
-        # type: (int, float) -> None
-        """Freeze the pre-contact baseline and find the contact's first sample."""
-        i1 = self._i1
-        i2 = self._i2
-        t1 = self._rt[i1]
-        t2 = self._rt[i2]
-        bx = self._rx[i1]
-        by = self._ry[i1]
-        bz = self._rz[i1]
-        span = t1 - t2
-        sx = (bx - self._rx[i2]) / span
-        sy = (by - self._ry[i2]) / span
-        sz = (bz - self._rz[i2]) / span
-        # walk back from the newest sample while the residual stays high
-        j = self._head
-        onset = self._rt[j]
-        while j != i1:
-            tj = self._rt[j]
-            dx = self._rx[j] - bx - sx * (tj - t1)
-            dy = self._ry[j] - by - sy * (tj - t1)
-            dz = self._rz[j] - bz - sz * (tj - t1)
-            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
-                break
-            onset = tj
-            j = (j - 1) % RING
-        if self.kind == BURRITO:
-            onset = self._ramp_fit(onset, bx, by, bz, sx, sy, sz, t1, 8.0 * min_g)
-        # [t0, peak_res, peak_m, above_half_us, bx, by, bz, sx, sy, sz, t1, t_prev, min_g, opened_by_jerk]
-        self._pulse = [onset, 0.0, 0.0, 0, bx, by, bz, sx, sy, sz, t1, onset, min_g, False]
-        self._pulse_samples = []  # type: list
-        if j != self._head:  # replay from the first sample of the contact (if the newest is below the walk-back
-            j = (j + 1) % RING  # threshold, from it alone: head + 1 is the ring's oldest sample)
-        while True:
-            self._pulse_step(self._rt[j], self._rx[j], self._ry[j], self._rz[j], self._rm[j])
-            if j == self._head:
-                break
-            j = (j + 1) % RING
-
-    def _pulse_step(self, t, ax, ay, az, m):
-        # type: (int, float, float, float, float) -> None
-        p = self._pulse
-        dtp = t - p[10]
-        if dtp > self.lag1:
-            dtp = self.lag1  # extrapolate the pre-contact trend only a little way
-        dx = ax - p[4] - p[7] * dtp
-        dy = ay - p[5] - p[8] * dtp
-        dz = az - p[6] - p[9] * dtp
-        r = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if r > p[1]:
-            p[1] = r
-        if m > p[2]:
-            p[2] = m
-        self._pulse_samples.append((t, r))
-
-    def _pulse_fwhm(self):
-        # type: () -> int
-        p = self._pulse
-        half = p[1] * 0.5
-        w = 0
-        prev = None
-        for s in self._pulse_samples:
-            if prev is not None and s[1] >= half:
-                w += s[0] - prev
-            prev = s[0]
-        if w == 0:
-            w = self._dt
-        return w
-
-    def _end_pulse(self):
-        # type: () -> tuple
-        """Close the current pulse; return (t0, peak_res, peak_m, fwhm_us)."""
-        p = self._pulse
-        t0 = self._refine_onset()
-        if self._contact_t0 == p[0]:
-            self._contact_t0 = t0  # the contact this pulse opened: its stamp moves with it
-        res = (t0, p[1], p[2], self._pulse_fwhm())
-        self._pulse = None
-        self._pulse_samples = []
-        self._pulse_quiet = self._last_t + self.pulse_gap
-        self._hinge_from = self._last_t
-        self._trem_block = self._last_t + self.trem_block_t
-        self._held_since = None
-        if self.kind == BURRITO:
-            self._reset_tremor()
-        return res
-
-    def _refine_onset(self):
-        # type: () -> int
-        """A closed pulse's first touch, from all of its samples.  When the pulse opened, a slow rise had one or two
-        samples over the walk-back threshold, too few to place its start, so place it now (_hinge_onset).  A sharp
-        contact's first sample already reads far over the threshold: it touched at an unknown instant since the
-        sample before, so stamp the middle of that interval, which halves the worst error (2.5 ms, not 5 ms, at
-        200 Hz); unless that sample reads a quarter or less of the next one, which only a touch just before it
-        gives.  A line extrapolated back when the pulse opened is kept only for a contact the jerk sum found;
-        on a sharp one it extends the noise before it."""
-        p = self._pulse
-        s = self._pulse_samples
-        t0 = p[0]
-        if not s:
-            return t0
-        ts = s[0][0]
-        half = ts - self._dt // 2
-        if len(s) > 1 and s[1][1] > 4.0 * s[0][1]:
-            # the first sample caught only the start (a quarter or less of the next): it touched just before it, and
-            # the line through the two back to zero says how long before (at most a third of a period)
-            half = ts - int((s[1][0] - ts) * s[0][1] / (s[1][1] - s[0][1]))
-        if self.kind == BURRITO:
-            # the jerk sum's difference spans one jerk lag: a contact it found may have begun that long before
-            # the sum left zero (the window stays where it was: a flight's wobble lies further back)
-            if p[13] and t0 < ts:
-                th = self._hinge_onset(t0, 8.0 * p[12], p[12], None, (t0 - self._jerk_lag(), t0))
-            else:
-                th = self._hinge_onset(ts, 8.0 * p[12], p[12])
-            if th >= 0:
-                return th if th < half else half  # it touched before the first sample over the threshold
-            if not p[13]:
-                return half
-        if t0 == ts:
-            return half
-        return t0
-
-    def _hinge_onset(self, t_est, cap, min_g, not_before=None, found=None):
-        # type: (int, float, float, Any, Any) -> int
-        """Start of a slow rise by a broken-stick fit: each axis follows a line (the flight's drag and spin change
-        slowly), then bends onto another as the contact force grows from zero.  Over the samples from hinge_pre_t
-        before the first estimate until the reading is cap away from where the window began (the rise's straight
-        part), the bend instant shared by the three axes that leaves the least squared error is the first touch;
-        it sits between samples (a parabola through the errors of the best sample and its neighbours).  Unlike a
-        threshold, or a line extrapolated to a baseline, it does not depend on how far the rise had got when it
-        was seen, nor on the contact's direction (the first touch may also slow the flight and shed its drag).
-        Returns -1 unless the window's last 3 samples are min_g off the line before the bend (a sharp contact, or
-        noise).  A bend on the window's first allowed sample is sought again from hinge_pre_t further back, once
-        (not_before, the first window's edge, is set on that second look): a rise so slow that the first estimate
-        came late (at 200 Hz a 150 ms rise is found 40 ms in) keeps its bend there, its line before the bend only
-        better placed; a flight's wobble lies further back and is not taken.  found, (from, to), is where a
-        contact the jerk sum found began if it is one (the sum's jerk spans one lag before it left zero): a bend
-        there needs no climb half-way to cap, which a spinning flight's own turn can take most of (the sum has
-        seen the rise)."""
-        tq = t_est - self.hinge_pre_t
-        j0 = self._ring_at(tq if tq > self._hinge_from else self._hinge_from)
-        if self._rt[j0] < self._hinge_from:
-            j0 = (j0 + 1) % RING
-        h = self._head
-        # where the window began: the mean of its first three samples
-        bx = 0.0
-        by = 0.0
-        bz = 0.0
-        j = j0
-        for _ in range(3):
-            if j == h:
-                return -1
-            bx += self._rx[j]
-            by += self._ry[j]
-            bz += self._rz[j]
-            j = (j + 1) % RING
-        bx /= 3.0
-        by /= 3.0
-        bz /= 3.0
-        c2 = cap * cap
-        je = j
-        while je != h:
-            dx = self._rx[je] - bx
-            dy = self._ry[je] - by
-            dz = self._rz[je] - bz
-            if self._rt[je] >= t_est and dx * dx + dy * dy + dz * dz > c2:
-                break
-            je = (je + 1) % RING
-        step = 1 + ((je - j0) % RING) // 48  # at most ~48 samples: it runs once per contact, on a small CPU too
-        ts = []  # type: list
-        xs = []  # type: list
-        j = j0
-        k = 0
-        while j != je:
-            if k % step == 0:
-                ts.append((self._rt[j] - t_est) * 1e-6)
-                xs.append((self._rx[j] - bx, self._ry[j] - by, self._rz[j] - bz))
-            k += 1
-            j = (j + 1) % RING
-        n = len(ts)
-        if n < 6:
-            return -1
-        # per axis, least squares of y = a + b t + c max(0, t - tk): the 3x3 normal equations share their matrix
-        st = 0.0
-        stt = 0.0
-        sy = [0.0, 0.0, 0.0]
-        sty = [0.0, 0.0, 0.0]
-        syy = 0.0
-        for i in range(n):
-            tj = ts[i]
-            st += tj
-            stt += tj * tj
-            for q in range(3):
-                y = xs[i][q]
-                sy[q] += y
-                sty[q] += tj * y
-                syy += y * y
-        errs = []  # type: list
-        best = 0
-        fit = []  # type: list
-        i0 = 3  # the line before the bend rests on 4 samples and a quarter of the reach (10 ms) at least, or noise
-        # sets its slope
-        while i0 < n - 3 and ts[i0] - ts[0] < 0.25 * self.hinge_pre_t * 1e-6:
-            i0 += 1
-        # sums of t, t^2, t y and y over the samples after each hinge, built from the end: one pass, not one per hinge
-        ct = 0.0
-        ctt = 0.0
-        cy = [0.0, 0.0, 0.0]
-        ry = [0.0, 0.0, 0.0]
-        sums = [None] * n  # type: list
-        for i in range(n - 1, i0 - 1, -1):
-            sums[i] = (n - 1 - i, ct, ctt, (cy[0], cy[1], cy[2]), (ry[0], ry[1], ry[2]))
-            ct += ts[i]
-            ctt += ts[i] * ts[i]
-            for q in range(3):
-                cy[q] += ts[i] * xs[i][q]
-                ry[q] += xs[i][q]
-        for i in range(i0, n - 2):
-            tk = ts[i]
-            k, ct, ctt, cy, ry = sums[i]
-            sh = ct - k * tk
-            shh = ctt - 2.0 * tk * ct + k * tk * tk
-            sth = ctt - tk * ct
-            shy = [cy[0] - tk * ry[0], cy[1] - tk * ry[1], cy[2] - tk * ry[2]]
-            m00 = stt * shh - sth * sth
-            m01 = st * shh - sth * sh
-            m02 = st * sth - stt * sh
-            det = n * m00 - st * m01 + sh * m02
-            if det <= 0.0:
-                errs.append(syy)
-                continue
-            e = syy
-            line = []
-            for q in range(3):
-                a = (sy[q] * m00 - st * (sty[q] * shh - sth * shy[q]) + sh * (sty[q] * sth - stt * shy[q])) / det
-                b = (n * (sty[q] * shh - sth * shy[q]) - sy[q] * m01 + sh * (st * shy[q] - sty[q] * sh)) / det
-                c = (n * (stt * shy[q] - sty[q] * sth) - st * (st * shy[q] - sty[q] * sh) + sy[q] * m02) / det
-                e -= a * sy[q] + b * sty[q] + c * shy[q]
-                line.append((a, b, c))
-            if not errs or e < errs[best]:
-                best = len(errs)
-                fit = line
-            errs.append(e)
-        if best == 0:  # on the window's first allowed sample: the rise may have begun before it
-            if not_before is not None:
-                return -1
-            return self._hinge_onset(t_est - self.hinge_pre_t, cap, min_g, t_est + int(ts[i0] * 1e6) - self._dt // 2,
-                                     found)
-        if best == len(errs) - 1:
-            return -1  # no bend inside the window: no rise out of a steady flight to place
-        tb = ts[best + i0]
-        e0 = errs[best - 1]
-        e1 = errs[best]
-        e2 = errs[best + 1]
-        cv = e0 - 2.0 * e1 + e2
-        if cv > 0.0:
-            off = 0.5 * (e0 - e2) / cv
-            if -1.0 < off < 1.0:
-                tb += off * ((ts[best + i0 + 1] - ts[best + i0 - 1]) * 0.5)
-        # a rise: the bend climbs half-way to cap by the window's end, and its last 3 samples are off the flight's
-        # line (not the flight's own wobble, nor the noise before a sharp contact, whose rise is one sample)
-        span = ts[n - 1] - tb
-        gx = fit[0][2] * span
-        gy = fit[1][2] * span
-        gz = fit[2][2] * span
-        tb_us = t_est + int(tb * 1e6)
-        if gx * gx + gy * gy + gz * gz < 0.25 * c2 and (found is None or tb_us < found[0] or tb_us > found[1]):
-            return -1
-        seen = 0
-        i = n - 1
-        while i >= 0 and ts[i] > tb:
-            tj = ts[i]
-            v = xs[i]
-            dx = v[0] - fit[0][0] - fit[0][1] * tj
-            dy = v[1] - fit[1][0] - fit[1][1] * tj
-            dz = v[2] - fit[2][0] - fit[2][1] * tj
-            if dx * dx + dy * dy + dz * dz <= min_g * min_g:
-                break
-            seen += 1
-            i -= 1
-        if seen < 3:
-            return -1
-        return -1 if not_before is not None and tb_us < not_before else tb_us
-
     def _update_stats(self, t, ax, ay, az, m):
         # type: (int, float, float, float, float) -> None
         # airborne bookkeeping uses |a| up to the previous sample, so the contact sample itself does not cancel it
@@ -988,288 +497,22 @@ class Detector:
             if t - self._fall_since >= self.air_t_fall:
                 self._fall_end = t
             self._fall_since = None
-        a = self._alpha(self.mlp_tau)
+        a = self.ring.alpha(self.mlp_tau)
         self._mlp += (m - self._mlp) * a
-        # clamped (robust) mean and variance, so one big spike does not hide stillness for long
-        a = self._alpha(self.stat_tau)
-        dx = min(self.mean_clamp, max(-self.mean_clamp, ax - self._mx))
-        dy = min(self.mean_clamp, max(-self.mean_clamp, ay - self._my))
-        dz = min(self.mean_clamp, max(-self.mean_clamp, az - self._mz))
-        self._mx += dx * a
-        self._my += dy * a
-        self._mz += dz * a
-        e = dx * dx + dy * dy + dz * dz
-        if e > self.var_clamp:
-            e = self.var_clamp
-        self._var += (e - self._var) * a
-        self._noise_floor(t)
-        a = self._alpha(self.pick_tau)
-        self._lx += (ax - self._lx) * a
-        self._ly += (ay - self._ly) * a
-        self._lz += (az - self._lz) * a
-        if self._ref_track:
-            # an unknown resting vector: snap to the filtered vector until it has been supported for 3 filter
-            # times (it has converged after a fall or a contact), then follow it slowly
-            if self._supported() and self._pulse is None:
-                if self._supp_since is None:
-                    self._supp_since = t
-            else:
-                self._supp_since = None
-            if self._supp_since is None or t - self._supp_since < 3 * self.pick_tau:
-                a = 1.0
-            else:
-                a = self._alpha(1000000)
-            self._refx += (self._lx - self._refx) * a
-            self._refy += (self._ly - self._refy) * a
-            self._refz += (self._lz - self._refz) * a
-        # tremor band-pass
-        dt = self._dt
-        if dt > 0:
-            if self._bq_dt == 0 or abs(dt - self._bq_dt) * 10 > self._bq_dt:
-                self._design_bandpass(dt)
-            e = self._bp(self._bx, ax) ** 2 + self._bp(self._by, ay) ** 2 + self._bp(self._bz, az) ** 2
-            self._bpe = e
-            self._trem += (e - self._trem) * self._alpha(self.trem_tau)
-        # still = quiet, 1 g, and no hand tremor (a hand held steady is quiet too)
-        still = (
-            self._var < self._still_var
-            and abs(m - 1.0) < self.still_dev
-            and self._trem < self._trem_thr2
-        )
-        if not still:
-            self._quiet_since = None
-        else:
-            if self._quiet_since is None:
-                self._quiet_since = t
-            if self._turning():
-                if t - self._quiet_since < self.rest_doubt_t:
-                    still = False
-                else:
-                    # quiet that long and still turning: no hand holds so still, the offset was learnt from one
-                    self._gb_t = 0
-        if still:
-            if self._still_since is None:
-                self._still_since = t
-        else:
-            self._still_since = None
-
-    def _noise_floor(self, t):
-        # type: (int) -> None
-        """Track the sensor's own noise: the lowest recent energy of sample-to-sample differences.
-
-        At rest the difference of two samples is pure noise (6 sigma^2 summed over axes for white noise); a hand,
-        a flight or a contact only add to it, so the floor is the minimum, which creeps up slowly so that a
-        noisier part (or a warmer one) is learnt too.  Every noise-limited threshold is then a multiple of it.
-        """
-        h = self._head
+        h = self.ring.head
         j = (h - 1) % RING
-        dx = self._rx[h] - self._rx[j]
-        dy = self._ry[h] - self._ry[j]
-        dz = self._rz[h] - self._rz[j]
-        e = dx * dx + dy * dy + dz * dz
-        self._dvar += (e - self._dvar) * self._alpha(self.noise_tau)
-        if self._floor < 0.0:
-            if self._n * self._dt < self.noise_tau:
-                return
-            self._floor = self._dvar
-        elif self._dvar < self._floor:
-            self._floor = self._dvar
-        else:
-            # creep up by a factor (doubling in ~0.7 noise_rise_tau), never faster: flights and contacts are loud
-            up = self._floor * (1.0 + self._dt / self.noise_rise_tau)
-            self._floor = up if up < self._dvar else self._dvar
-        cap = 6.0 * self.noise_max * self.noise_max
-        if self._floor > cap:
-            self._floor = cap
-        s2 = self._floor / 6.0
-        self._sig2 = s2
-        v = self.still_std * self.still_std
-        k = self.noise_still_k * 3.0 * s2
-        self._still_var = v if v > k else k
-        v = self.trem_min * self.trem_min
-        k = self.noise_trem_k * 3.0 * s2 * self._bp_gain
-        self._trem_thr2 = v if v > k else k
-        sv = math.sqrt(3.0 * s2)
-        v = self.leave_dev
-        k = self.noise_leave_k * sv
-        v = v if v > k else k
-        self._leave2 = v * v
-        # the 60 ms mean leaves rest too: 6 sigmas of its own noise (a lift's 0.08-0.75 g shows there long before
-        # a single sample clears 5 noise sigmas under a 15 mg sensor)
-        a = self._alpha(self.stat_tau)
-        k = 6.0 * math.sqrt(3.0 * s2 * a / (2.0 - a))
-        v = self.leave_mean_dev if self.leave_mean_dev > k else k
-        self._leave_mean2 = v * v
-        v = self.leave_onset_dev
-        k = 2.5 * sv
-        v = v if v > k else k
-        self._onset2 = v * v
-
-    def _away_for(self, t):
-        # type: (int) -> int
-        """How long (us) the slowly filtered vector has been away from the reference while supported."""
-        dx = self._lx - self._refx
-        dy = self._ly - self._refy
-        dz = self._lz - self._refz
-        d2 = dx * dx + dy * dy + dz * dz
-        if d2 >= self.pick_dev * self.pick_dev and self._supported():
-            if self._away_since is None:
-                self._away_since = t
-            if d2 >= 9.0 * self.pick_dev * self.pick_dev:
-                if self._strong_since is None:
-                    self._strong_since = t
-            else:
-                self._strong_since = None
-            return t - self._away_since
-        self._away_since = None
-        self._strong_since = None
-        return -1
-
-    def _strong_for(self, t):
-        # type: (int) -> int
-        """How long the filtered vector has been 3 pick_dev away (call after _away_for)."""
-        return -1 if self._strong_since is None else t - self._strong_since
-
-    def _set_ref(self, track):
-        # type: (bool) -> None
-        """Compare from now on with the filtered vector as it is now (track: let the reference follow slowly)."""
-        self._refx = self._lx
-        self._refy = self._ly
-        self._refz = self._lz
-        self._ref_track = track
-        self._away_since = None
-        self._strong_since = None
-        self._trem_seen = False
-
-    def _reset_tremor(self):
-        # type: () -> None
-        """Restart the band-pass from the newest sample: a contact makes it ring for ~0.3 s."""
-        h = self._head
-        ax = self._rx[h]
-        ay = self._ry[h]
-        az = self._rz[h]
-        self._bx = [ax, ax, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._by = [ay, ay, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._bz = [az, az, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        self._trem = 0.0
-
-    def _design_bandpass(self, dt):
-        # type: (int) -> None
-        w0 = 2.0 * math.pi * self.trem_f0 * dt * 1e-6
-        al = math.sin(w0) / (2.0 * self.trem_q)
-        a0 = 1.0 + al
-        self._b0 = al / a0
-        self._b2 = -al / a0
-        self._a1 = -2.0 * math.cos(w0) / a0
-        self._a2 = (1.0 - al) / a0
-        self._bq_dt = dt
-        # white-noise power gain of the two cascaded sections: the energy of the impulse response
-        st = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-        g = 0.0
-        x = 1.0
-        n = int(2000000 // dt)
-        if n > 4000:
-            n = 4000
-        for _ in range(n):
-            y = self._bp(st, x)
-            g += y * y
-            x = 0.0
-        self._bp_gain = g
-
-    def _bp(self, s, x):
-        # type: (list, float) -> float
-        """Two cascaded band-pass biquads; s = [x1, x2, y1, y2, u1, u2, v1, v2]."""
-        b0 = self._b0
-        b2 = self._b2
-        a1 = self._a1
-        a2 = self._a2
-        y = b0 * x + b2 * s[1] - a1 * s[2] - a2 * s[3]
-        s[1] = s[0]
-        s[0] = x
-        s[3] = s[2]
-        s[2] = y
-        v = b0 * y + b2 * s[5] - a1 * s[6] - a2 * s[7]
-        s[5] = s[4]
-        s[4] = y
-        s[7] = s[6]
-        s[6] = v
-        return v
-
-    def _tremor(self):
-        # type: () -> float
-        return math.sqrt(self._trem) if self._trem > 0 else 0.0
+        dx = self.ring.x[h] - self.ring.x[j]
+        dy = self.ring.y[h] - self.ring.y[j]
+        dz = self.ring.z[h] - self.ring.z[j]
+        self.noise.update(dx * dx + dy * dy + dz * dz, self.ring.n, self.ring.dt, self.tremor.gain)
+        self.hand.filter(t, ax, ay, az, self._mlp, self.contact.pulse is not None)
+        self.tremor.step(ax, ay, az, self.ring.dt)
+        self.rest.update(t, ax, ay, az, m, self.ring.alpha(self.stat_tau), self.noise.still_var,
+                         self.tremor.power < self.noise.trem_thr2, self.att)
 
     def _supported(self):
         # type: () -> bool
         return self.support_lo <= self._mlp <= self.support_hi
-
-    def _held_for(self, t):
-        # type: (int) -> int
-        """How long (us) the signal has looked like a hand: supported + tremor."""
-        if (
-            t >= self._trem_block
-            and self._supported()
-            and self._trem >= self._trem_thr2
-            and self._trem <= self.trem_max * self.trem_max
-        ):
-            # a hand's tremor is sustained; a body ringing on a surface after a landing dies away: band power that
-            # fell below a fraction of its recent peak is a ring, not a hand
-            self._held_peak *= 1.0 - self._alpha(self.trem_peak_tau)
-            if self._trem > self._held_peak:
-                self._held_peak = self._trem
-            if self._held_since is None:
-                self._held_since = t
-                self._held_max = 0.0
-            if self._trem > self._held_max:
-                self._held_max = self._trem
-            if self._trem >= self.trem_decay_frac * self._held_peak:
-                return t - self._held_since
-        self._held_since = None
-        self._held_peak = 0.0
-        return -1
-
-    def _turning(self):
-        # type: () -> bool
-        """With the gyroscope and a known offset: does it turn at rest_turn_w or more?  A body lying on something
-        does not turn at all; a hand that holds it still for the accelerometer (a still hand under 15 mg of noise)
-        still turns it at 0.3 dps or more.  Such a hand taken for a rest taught the offset its turn (0.9 dps off
-        after 0.19 s), and every look after that saw a lying burrito turn.  An offset learnt from such a hand is
-        mended once the accelerometer has found it still for rest_doubt_t (`_update_stats`)."""
-        if not self._gyro or self._gb_t < self.gyro_bias_t:
-            return False
-        return self._wlx * self._wlx + self._wly * self._wly + self._wlz * self._wlz >= \
-            self.rest_turn_w * self.rest_turn_w
-
-    def _still_for(self, t):
-        # type: (int) -> int
-        if self._still_since is None:
-            return -1
-        return t - self._still_since
-
-    def _rest_stamp(self):
-        # type: () -> int
-        """First sample of the still stretch: after the last one far from the resting vector."""
-        mx = self._mx
-        my = self._my
-        mz = self._mz
-        lim = self.rest_back_dev * self.rest_back_dev
-        k = 16.0 * 3.0 * self._sig2  # 4 noise sigmas (vector): a noisy part's still samples scatter that far
-        if k > lim:
-            lim = k
-        j = self._head
-        stamp = self._rt[j]
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit:
-            dx = self._rx[j] - mx
-            dy = self._ry[j] - my
-            dz = self._rz[j] - mz
-            if dx * dx + dy * dy + dz * dz > lim:
-                break
-            stamp = self._rt[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
 
     def _go(self, state, t):
         # type: (int, int) -> None
@@ -1279,20 +522,35 @@ class Detector:
     def _to_rest(self, t, out):
         # type: (int, list) -> None
         if self._moved:
-            out.append((self._rest_stamp(), "rest", round(self._mlp, 3)))
+            out.append((self.rest.stamp(self.ring, self.noise.sig2), "rest", round(self._mlp, 3)))
         self._moved = False
-        self._rest_vec = (self._mx, self._my, self._mz)
-        self._pulse = None
+        self._rest_vec = self.rest.mean()
+        self.contact.pulse = None
         self._initial = False
-        self._set_ref(False)
+        self.hand.set_ref(False)
         self._go(ST_REST, t)
 
     def _to_held(self, t):
         # type: (int) -> None
         self._wind_peak = 0.0
         self._cand = None
-        self._low_since = None
+        self.release.low_since = None
         self._go(ST_HELD, t)
+
+    def _end_pulse(self):
+        # type: () -> tuple
+        """Close the open pulse (see Contact.close); the contact it opened moves its stamp with it, and the
+        band-pass, which the contact made ring, starts again."""
+        p0 = self.contact.pulse[0]
+        res = self.contact.close()
+        self.resolve.restamp(p0, res[0])
+        last = self.ring.last_t
+        self.hand.trem_block = last + self.trem_block_t
+        self.hand.held_since = None
+        if self.kind == BURRITO:
+            h = self.ring.head
+            self.tremor.reset(self.ring.x[h], self.ring.y[h], self.ring.z[h])
+        return res
 
     def _contact_check(self, t, ax, ay, az, m, need_air=-1):
         # type: (int, float, float, float, float, int) -> Any
@@ -1302,48 +560,35 @@ class Detector:
         (|a| < 0.6 g for need_air us): a hand's jolts and a pulse's own tail are not
         new contacts, a bounce or a juggle always has a flight before it.
         """
-        if self._pulse is not None:
-            self._pulse_step(t, ax, ay, az, m)
-            p = self._pulse
+        if self.contact.pulse is not None:
+            self.contact.step(t, ax, ay, az, m)
+            p = self.contact.pulse
             age = t - p[0]
             # a sharp hit is over early: end it then, so a quick bounce is not missed
-            if age >= self.pulse_win or (age >= self.pulse_min and self._pulse_samples[-1][1] < 0.25 * p[1]):
+            if age >= self.pulse_win or (age >= self.pulse_min and self.contact.samples[-1][1] < 0.25 * p[1]):
                 return self._end_pulse()
             return None
-        if t < self._pulse_quiet or not self._have_lags(t):
+        if t < self.contact.quiet or not self.ring.have_lags(t):
             return None
-        if self._rt[self._i2] < self._hinge_from:
+        if self.ring.t[self.ring.i2] < self.contact.hinge_from:
             return None  # the line the reading is held to still reaches back to the let-go: its change is no touch
         if need_air < 0:
             need_air = self.air_t
         if need_air and not self._air_ok:
             if self._air_since is None or t - self._air_since < need_air:
                 return None
-        if self._residual(t, ax, ay, az) > self.contact_res:
-            self._start_pulse(t, self._onset_res())
+        if self.ring.residual(t, ax, ay, az) > self.contact_res:
+            self.contact.start(t, self.contact.walk_back_g())
             self._air_ok = False
         return None
 
     # ------------------------------------------------------------- burrito
     def _burrito(self, t, ax, ay, az, m, out):
         # type: (int, float, float, float, float, list) -> None
+        """One sample through the state machine: rest and the hand's states here, a flight, the wait after its
+        first contact and what follows an impact in methods of their own."""
         if not self._started:
-            # start from this sample, not from a guess, so filters do not ring
-            self._started = True
-            self._mx = ax
-            self._my = ay
-            self._mz = az
-            self._var = 0.0
-            self._mlp = m
-            self._reset_tremor()  # the band-pass starts from this sample (the newest in the ring)
-            self._lx = ax
-            self._ly = ay
-            self._lz = az
-            self._set_ref(False)
-            self._go(ST_MOVING, t)
-            self._onset = t
-            self._moved = False
-            self._was_still = False
+            self._start(t, ax, ay, az, m)
             return
         self._update_stats(t, ax, ay, az, m)
         st = self._state
@@ -1351,512 +596,212 @@ class Detector:
             dx = ax - self._rest_vec[0]
             dy = ay - self._rest_vec[1]
             dz = az - self._rest_vec[2]
-            mx = self._mx - self._rest_vec[0]
-            my = self._my - self._rest_vec[1]
-            mz = self._mz - self._rest_vec[2]
-            if dx * dx + dy * dy + dz * dz > self._leave2 or mx * mx + my * my + mz * mz > self._leave_mean2:
+            r = self.rest
+            mx = r.mx - self._rest_vec[0]
+            my = r.my - self._rest_vec[1]
+            mz = r.mz - self._rest_vec[2]
+            if dx * dx + dy * dy + dz * dz > self.noise.leave2 or mx * mx + my * my + mz * mz > self.noise.leave_mean2:
                 self._onset = self._leave_onset(t)
                 self._prev_leave = self._last_leave
                 self._last_leave = self._onset
                 self._left_rest = True
                 self._go(ST_MOVING, t)
-                self._held_since = None
-                self._away_since = None
-                self._trem_seen = False
+                self.hand.left_rest()
             return
         if st == ST_MOVING:
-            if self._moving_drop(t, m, out):
-                return
-            # not known to be in a hand: only a real fall ends in a bounce -- a free fall's level, not a running
-            # dip or a hand braking a quick lift (0.3-0.6 g)
-            fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
-                (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
-            pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self._pulse is not None else None
-            if pulse is not None:
-                out.append((pulse[0], "bounce", round(pulse[2], 3)))
-                self._moved = True
-                self._initial = False
-                self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
-                self._set_ref(True)
-                return
-            if self._pulse is not None:
-                return
-            if self._still_for(t) >= self.still_t // 2:
-                self._was_still = True
-                self._still_vec = (self._mx, self._my, self._mz)
-                self._still_last = t
-            if self._mlp >= self.windup_g or self._picked(t):
-                # a trace that began in a hand: the pickup happened before it, so it is not reported
-                if not (self._initial and not self._was_still):
-                    # one that began lying there, still but never long enough for a rest: the hand took it from
-                    # where it lay, not at the trace's first sample
-                    stamp = self._left_still() if self._initial else self._onset
-                    out.append((stamp, "pickup", round(self._mlp, 3)))
-                    self._moved = True
-                self._initial = False
-                self._to_held(t)
-                if self._mlp >= self.windup_g:
-                    self._held_step(t, m, out)
-                return
-            if self._still_for(t) >= self.still_t:
-                self._initial = False
-                self._to_rest(t, out)
-            return
-        if st == ST_HELD:
+            self._moving_step(t, ax, ay, az, m, out)
+        elif st == ST_HELD:
             self._held_step(t, m, out)
+        elif st == ST_FLIGHT:
+            self._flight_step(t, ax, ay, az, m)
+        elif st == ST_RESOLVE:
+            self._resolve_step(t, ax, ay, az, m, out)
+        elif st == ST_POST:
+            self._post_step(t, ax, ay, az, m, out)
+
+    def _start(self, t, ax, ay, az, m):
+        # type: (int, float, float, float, float) -> None
+        # start from this sample, not from a guess, so filters do not ring
+        self._started = True
+        self.rest.start(ax, ay, az)
+        self._mlp = m
+        self.tremor.reset(ax, ay, az)  # the band-pass starts from this sample (the newest in the ring)
+        self.hand.start(ax, ay, az)
+        self.hand.set_ref(False)
+        self._go(ST_MOVING, t)
+        self._onset = t
+        self._moved = False
+        self._was_still = False
+
+    def _moving_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """Not known to be in a hand or lying still: a pickup, a rest, a plain drop or a knock's fall."""
+        if self._moving_drop(t, m, out):
             return
-        if st == ST_FLIGHT:
-            pulse = self._contact_check(t, ax, ay, az, m, 0)
-            if self._pulse is None and pulse is None:
-                self._jerk_cusum(t, ax, ay, az)
-            if self._pulse is not None and pulse is None and self._state == ST_FLIGHT:
-                if self._contact_t0 != self._pulse[0]:
-                    self._contact_t0 = self._pulse[0]
-                    # let go with no throw and fallen 250 ms (31 cm) untouched: past the hand that dropped it, on
-                    # the floor (a juggle's pop is back in the hand sooner)
-                    self._hard = self._dropped_t >= 0 and self._contact_t0 - self._dropped_t >= self.fell_t
-                    self._pending = []
-                    self._look = None
-                    self._go(ST_RESOLVE, t)
-                    self._set_ref(True)
-                return
-            if t - self._state_t > self.flight_max:
-                self._to_held(t)  # never landed: we were wrong about the flight
+        # not known to be in a hand: only a real fall ends in a bounce -- a free fall's level, not a running
+        # dip or a hand braking a quick lift (0.3-0.6 g)
+        fell = (self._fall_since is not None and t - self._fall_since >= self.air_t_fall) or \
+            (self._fall_end >= 0 and t - self._fall_end <= self.pulse_win)
+        pulse = self._contact_check(t, ax, ay, az, m, self.air_t_fall) if fell or self.contact.pulse is not None else None
+        if pulse is not None:
+            out.append((pulse[0], "bounce", round(pulse[2], 3)))
+            self._moved = True
+            self._initial = False
+            self._go(ST_POST, t)  # loose on the floor: further bounces, then rest
+            self.hand.set_ref(True)
             return
-        if st == ST_RESOLVE:
-            pulse = self._contact_check(t, ax, ay, az, m)
-            if pulse is not None:
-                self._take_pulse(pulse)
-                if self._hard:
-                    self._decide(False, out)
-                return
-            if self._pulse is not None:
-                self._look = None  # a new contact: look again once it is over
-                return
-            if self._have_lags(t) and self._residual(t, ax, ay, az) > self.contact_res:
-                # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
-                # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
-                # judge what comes after it, not a comparison across it
-                self._look = None
-                self._supp_since = None
-            if self._air_since is not None and self._air_since > self._contact_t0 \
-                    and t - self._air_since >= self.fell_t:
-                # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
-                # falling longer, it is on its way to the floor
+        if self.contact.pulse is not None:
+            return
+        if self.rest.still_for(t) >= self.still_t // 2:
+            self._was_still = True
+            self._still_vec = self.rest.mean()
+            self._still_last = t
+        if self._mlp >= self.windup_g or self.hand.picked(t, self._mlp, self.tremor.power, self.noise.trem_thr2):
+            # a trace that began in a hand: the pickup happened before it, so it is not reported
+            if not (self._initial and not self._was_still):
+                # one that began lying there, still but never long enough for a rest: the hand took it from
+                # where it lay, not at the trace's first sample
+                stamp = self._left_still() if self._initial else self._onset
+                out.append((stamp, "pickup", round(self._mlp, 3)))
+                self._moved = True
+            self._initial = False
+            self._to_held(t)
+            if self._mlp >= self.windup_g:
+                self._held_step(t, m, out)
+            return
+        if self.rest.still_for(t) >= self.still_t:
+            self._initial = False
+            self._to_rest(t, out)
+
+    def _flight_step(self, t, ax, ay, az, m):
+        # type: (int, float, float, float, float) -> None
+        """In flight: the first contact opens the wait for how the flight ends."""
+        pulse = self._contact_check(t, ax, ay, az, m, 0)
+        if self.contact.pulse is None and pulse is None and self.contact.cusum(t, ax, ay, az):
+            self._air_ok = False
+        if self.contact.pulse is not None and pulse is None and self._state == ST_FLIGHT:
+            if self.resolve.t0 != self.contact.pulse[0]:
+                self.resolve.first_contact(self.contact.pulse[0])
+                self.look.reset()
+                self._go(ST_RESOLVE, t)
+                self.hand.set_ref(True)
+            return
+        if t - self._state_t > self.flight_max:
+            self._to_held(t)  # never landed: we were wrong about the flight
+
+    def _resolve_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """After the first contact: impact or catch (see the module comment)."""
+        pulse = self._contact_check(t, ax, ay, az, m)
+        if pulse is not None:
+            self.resolve.take(pulse)
+            if self.resolve.hard:
                 self._decide(False, out)
+            return
+        if self.contact.pulse is not None:
+            self.look.reset()  # a new contact: look again once it is over
+            return
+        if self.ring.have_lags(t) and self.ring.residual(t, ax, ay, az) > self.contact_res:
+            # a jolt with no flight before it (a spinning burrito never reads one: its w^2 r holds |a| near 1
+            # g), so no new contact: the floor, or a hand's grab, turned it.  The look and the moved-away test
+            # judge what comes after it, not a comparison across it
+            self.look.reset()
+            self.hand.supp_since = None
+        if self._air_since is not None and self._air_since > self.resolve.t0 \
+                and t - self._air_since >= self.fell_t:
+            # it came off the contact and falls freely: a juggle pops it up and back into the hand within 0.25 s;
+            # falling longer, it is on its way to the floor
+            self._decide(False, out)
+            return
+        # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
+        # threshold does not restart it)
+        if self.look.lk is not None or self.rest.still_for(t) >= self.still_t or self._calm(t, m):
+            v = self.look.step(t, ax, ay, az, self.tremor.bpe, self.att, self.ring.dt, self.noise.sig2, self.tremor.gain)
+            if v == LYING:
+                self._decide(False, out)
+                self._to_rest(t, out)
                 return
-            # once it has been still, the look runs its full length (a 50 ms tremor estimate flickering over its
-            # threshold does not restart it)
-            if self._look is not None or self._still_for(t) >= self.still_t or self._calm(t, m):
-                v = self._look_step(t, ax, ay, az)
-                if v == 1:
-                    self._decide(False, out)
-                    self._to_rest(t, out)
-                    return
-                if v == 2:
-                    self._decide(True, out)
-                    return
-            hf = self._held_for(t)
-            # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
-            # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
-            # by chance, or on a cushion's rocking)
-            if (self._look is None and hf >= self.trem_hold_t and self._trem >= self.catch_sustain * self._held_max) \
-                    or self._away_for(t) >= self.pick_long_t // 2:
+            if v == HELD:
                 self._decide(True, out)
                 return
-            if t - self._state_t > self.resolve_max:
-                self._decide(self._supported(), out)
+        hf = self.hand.held_for(t, self._mlp, self.tremor.power, self.noise.trem_thr2)
+        # the 50 ms tremor estimate calls a hand quickly, but only while no look runs: once it is calm the
+        # look's long averages judge (under a noisy part that estimate sits at 5x the noise's power for 200 ms
+        # by chance, or on a cushion's rocking)
+        if (self.look.lk is None and hf >= self.trem_hold_t and self.tremor.power >= self.catch_sustain * self.hand.held_max) \
+                or self.hand.away_for(t, self._mlp) >= self.pick_long_t // 2:
+            self._decide(True, out)
             return
-        if st == ST_POST:
-            pulse = self._contact_check(t, ax, ay, az, m)
-            if pulse is not None:
-                out.append((pulse[0], "bounce", round(pulse[2], 3)))
-                return
-            if self._pulse is not None:
-                return
-            if self._still_for(t) >= self.still_t:
-                self._to_rest(t, out)
-                return
-            hf = self._held_for(t)
-            if hf >= 0:
-                self._trem_seen = True
-            aw = self._away_for(t)
-            if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t or self._strong_for(t) >= self.pick_strong_t):
-                stamp = self._away_since
-                if self._held_since is not None and self._held_since < stamp:
-                    stamp = self._held_since
-                out.append((stamp, "pickup", round(self._mlp, 3)))
-                self._to_held(t)
+        if t - self._state_t > self.resolve_max:
+            self._decide(self._supported(), out)
+
+    def _post_step(self, t, ax, ay, az, m, out):
+        # type: (int, float, float, float, float, list) -> None
+        """After an impact: bounces, then a rest, or a pickup if a hand moves it first."""
+        pulse = self._contact_check(t, ax, ay, az, m)
+        if pulse is not None:
+            out.append((pulse[0], "bounce", round(pulse[2], 3)))
             return
+        if self.contact.pulse is not None:
+            return
+        if self.rest.still_for(t) >= self.still_t:
+            self._to_rest(t, out)
+            return
+        stamp = self.hand.took_again(t, self._mlp, self.tremor.power, self.noise.trem_thr2)
+        if stamp is not None:
+            out.append((stamp, "pickup", round(self._mlp, 3)))
+            self._to_held(t)
 
     def _calm(self, t, m):
         # type: (int, float) -> bool
         """Settled enough after a contact to look for a hand: the contact's ring is over (trem_block) and it is
         supported near 1 g.  A hand's tremor must not delay the look, as it delays "still"."""
-        return t >= self._trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
-
-    def _look_step(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> int
-        """Quiet after a contact: lying on something, or held by a very still hand?  0 = still looking, 1 = lying
-        still, 2 = held.  A hand, however steady, keeps a physiological tremor (band power above the noise's, and
-        not dying away like a landing's ring) or sways the vector slowly (the mean of the look's second half moves
-        from its first's).  A body on a table or the floor does neither.  Long averages make both visible under a
-        noisy sensor, where the 50 ms tremor estimate cannot be."""
-        lk = self._look
-        if lk is None:
-            # per half: [start] count, sums of ax, ay, az and of band energy; then the look's own start and the
-            # most band power of any first half it has slid past (a ring it has seen)
-            # with the gyroscope: per half, sums of the angle turned since the look began (x, y, z, squared), then
-            # that angle now; last, per half, the sum of |a|^2 (the vector's spread about its mean)
-            self._look = [t, 0, 0.0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, t, 0.0,
-                          0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-            return 0
-        i = 1 if t - lk[0] < self.look_t // 2 else 6
-        lk[i] += 1
-        lk[i + 1] += ax
-        lk[i + 2] += ay
-        lk[i + 3] += az
-        lk[i + 4] += self._bpe
-        lk[24 if i == 1 else 25] += ax * ax + ay * ay + az * az
-        if self._gyro:
-            # small angles (it is still or nearly so): the turn is the rate's sum
-            dt = self._dt * 1e-6
-            lk[21] += self._gpx * dt
-            lk[22] += self._gpy * dt
-            lk[23] += self._gpz * dt
-            j = 13 if i == 1 else 17
-            lk[j] += lk[21]
-            lk[j + 1] += lk[22]
-            lk[j + 2] += lk[23]
-            lk[j + 3] += lk[21] * lk[21] + lk[22] * lk[22] + lk[23] * lk[23]
-        if t - lk[0] < self.look_t or lk[1] == 0 or lk[6] == 0:
-            return 0
-        v = self._look_verdict(lk)
-        if v == 3:
-            if t - lk[11] < self.look_t + self.look_more_t:
-                # the second half becomes the first: was the first only the tail of the catch's own motion?
-                self._look = [t - self.look_t // 2, lk[6], lk[7], lk[8], lk[9], lk[10], 0, 0.0, 0.0, 0.0, 0.0, lk[11],
-                              max(lk[12], lk[5] / lk[1]),
-                              lk[17], lk[18], lk[19], lk[20], 0.0, 0.0, 0.0, 0.0, lk[21], lk[22], lk[23],
-                              lk[25], 0.0]
-                return 0
-            v = 1
-        self._look = None
-        return v
-
-    def _look_verdict(self, lk):
-        # type: (list) -> int
-        """1 = lying still, 2 = held, 3 = look on (a tremor that fell), from a look's two halves (see _look_step)."""
-        na = lk[1]
-        nb = lk[6]
-        pa = lk[5] / na
-        pb = lk[10] / nb
-        noise_band = 3.0 * self._sig2 * self._bp_gain
-        thr = self.look_trem_k * noise_band
-        v = self.look_trem_min * self.look_trem_min
-        if v > thr:
-            thr = v
-        held = thr <= pb <= self.trem_max * self.trem_max
-        turned = self._look_turned(lk)
-        if turned == 1:
-            return 2
-        if held and pb >= self.look_sustain * pa and not (turned == 0 and self._look_rocked(lk)):
-            return 2
-        thr = self.look_sway_k * math.sqrt(3.0 * self._sig2 * (1.0 / na + 1.0 / nb))
-        if thr < self.look_sway_min:
-            thr = self.look_sway_min
-        # band power that is not a hand's sustained tremor (it got here) is a body rocking or ringing at >= 6 Hz:
-        # it leaves part of a cycle in each half's mean, up to sqrt(2) rms / (pi f T) with T the half's length; a
-        # ring dying fast, or off the band's centre, is bounded better by the first half's own spread about its mean
-        # (less twice the noise's: the sample-to-sample floor underestimates a filtered part's variance): a ring's
-        # half means differ by at most 0.75x that
-        ring = self.look_ring_k * math.sqrt(pa)
-        v = _spread2(lk, 2, 24, na) - 6.0 * self._sig2
-        if v > 0.0 and self.look_spread_k * math.sqrt(v) > ring:
-            ring = self.look_spread_k * math.sqrt(v)
-        thr += ring
-        if _shift2(lk, 2, 7, na, nb) >= thr * thr:
-            return 2
-        # a hand's tremor in the second half, after more in the first: a ring dying away, or a hand that was still
-        # settling the catch as the look began (the arm's brake leaves the band-pass ringing for ~0.2 s)
-        return 3 if held else 1
-
-    def _look_rocked(self, lk):
-        # type: (list) -> bool
-        """With the gyroscope: did its angle swing by more than a hand's tremor does, in both of the look's
-        halves (and, asked only when it did not turn, about a fixed mean)?  Physiological tremor turns a held thing
-        by about 0.04 degrees, a mild essential tremor by 0.17 (peaks); a body rocking on a cushion after a landing
-        swings 0.3-0.5 degrees.  Its band power is then the rocking's, not a hand's."""
-        a2 = self.look_rock_a * self.look_rock_a
-        return _spread2(lk, 13, 16, lk[1]) >= a2 and _spread2(lk, 17, 20, lk[6]) >= a2
-
-    def _look_turned(self, lk):
-        # type: (list) -> int
-        """With the gyroscope and a known offset: did it turn between the look's halves (1 yes, 0 no; -1: no
-        gyroscope, or its offset is not known yet)?  A hand never holds anything still to 0.15 dps; a body lying on
-        something does not turn at all, and a ring's partial cycles move the halves' mean angle by at most
-        look_spread_k times the first half's spread of angle, a steady turn by 3.5x it."""
-        if not self._gyro or self._gb_t < self.gyro_bias_t:
-            return -1
-        na = lk[1]
-        d2 = _shift2(lk, 13, 17, na, lk[6])
-        thr = self.look_turn_w * self.look_t * 0.5e-6
-        if d2 < thr * thr:
-            return 0
-        spread2 = _spread2(lk, 13, 16, na)  # the first half's variance of angle about its mean
-        k = 2.0 * self.look_spread_k  # twice a ring's bound: a steady turn moves them 3.5x its spread
-        return 1 if d2 >= k * k * spread2 else 0
-
-    def _level_fall(self, t, m):
-        # type: (int, float) -> bool
-        """A plain drop's free fall: |a| under drop_g, level within drop_range (an arm swinging it down passes
-        through low |a|; a free fall stays level), for drop_t counted from the first sample under drop_g: an arm
-        braking a pump fake eases |a| down through 0.5-0.2 g over 100 ms while it still holds it.  When fingers
-        were seen opening as the stretch began (an abrupt fall, _track_release), it is counted from there, where
-        |a| first dipped under drop_onset_g: a flight's drag and tumble can hold it over drop_g for a while."""
-        if m >= self.drop_g:
-            if m > self.drop_onset_g:
-                self._low_since = None
-            return False
-        if self._low_since is None:
-            self._low_since = self._drop_onset()
-            self._low_in = t
-            self._low_lo = 99.0
-            self._low_hi = -1.0
-            return False
-        if t - self._low_since >= self.confirm_skip:  # past the fingers' let-go
-            if m < self._low_lo:
-                self._low_lo = m
-            if m > self._low_hi:
-                self._low_hi = m
-        if self._low_hi - self._low_lo > self.drop_range:
-            self._low_since = None
-            return False
-        start = self._low_in
-        if self._rel_t >= self._low_since - self.release_max_t:
-            start = self._low_since
-        return t - start >= self.drop_t
+        return t >= self.hand.trem_block and abs(self._mlp - 1.0) <= self.still_dev and abs(m - 1.0) <= self.still_dev
 
     def _moving_drop(self, t, m, out):
         # type: (int, float, list) -> bool
         """A free fall after it was held off its rest for held_guess_t: a hand too gentle and steady to show itself
         held it, and let go.  A table knock's push and tip take under 0.45 s; report the pickup and the launch."""
-        if not self._level_fall(t, m):
+        if not self.release.level_fall(t, m):
             return False
         stamp = self._onset
-        if self._low_since - self._state_t < self.held_guess_t:
+        if self.release.low_since - self._state_t < self.held_guess_t:
             # a level free fall straight out of rest: a body lying on a surface cannot fall unless a hand held it
             # (so still that it read as rest); a slide off the edge or a knock shows first, and a knock that could
             # throw it up pushes |a| above support_hi.  The pickup is the departure from rest before this one.
-            if self._from_rest_for != self._low_since:
+            if self._from_rest_for != self.release.low_since:
                 # judged once per fall (both walks cover the ring back to the rest): the samples since are the
                 # fall's own, under drop_g, and change neither answer
-                self._from_rest_for = self._low_since
+                self._from_rest_for = self.release.low_since
                 self._from_rest = self._left_rest and \
-                    self._max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
+                    self.ring.max_m_since(self._state_t - self.fall_lead_t) <= self.support_hi and not (
                         # something pushed it off its rest before it fell: a knock, a slide, a tip
-                        self._low_since - self._state_t > self.fall_lead_t
-                        and self._max_dev(self._state_t, self._low_since - self.fall_lead_t) > self.fall_push_dev)
+                        self.release.low_since - self._state_t > self.fall_lead_t
+                        and self.ring.max_dev(self._rest_vec, self._state_t, self.release.low_since - self.fall_lead_t) > self.fall_push_dev)
             if not self._from_rest:
                 return False
             stamp = self._prev_leave
         if not (self._initial and not self._was_still) and stamp is not None:
             out.append((stamp, "pickup", round(self._mlp, 3)))
         self._initial = False
-        self._pulse = None
-        self._launch(self._fall_onset(), m, t, out)
+        self.contact.pulse = None
+        self._launch(self.release.fall_onset(), m, t, out)
         return True
-
-    def _max_dev(self, t0, t1):
-        # type: (int, int) -> float
-        """Largest distance from the rest vector of the samples from t0 up to (not including) t1."""
-        rx = self._rest_vec[0]
-        ry = self._rest_vec[1]
-        rz = self._rest_vec[2]
-        j = self._head
-        n = 0
-        best = 0.0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t0:
-            if self._rt[j] < t1:
-                dx = self._rx[j] - rx
-                dy = self._ry[j] - ry
-                dz = self._rz[j] - rz
-                d = dx * dx + dy * dy + dz * dz
-                if d > best:
-                    best = d
-            j = (j - 1) % RING
-            n += 1
-        return math.sqrt(best)
-
-    def _max_m_since(self, t0):
-        # type: (int) -> float
-        """Largest |a| in the ring from t0 on."""
-        j = self._head
-        n = 0
-        best = 0.0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t0:
-            if self._rm[j] > best:
-                best = self._rm[j]
-            j = (j - 1) % RING
-            n += 1
-        return best
-
-    def _picked(self, t):
-        # type: (int) -> bool
-        """A hand took it: the slowly filtered vector left the rest vector and stayed away (a lift or a turn, not
-        a rocking swing), with a hand's tremor or for long enough that only a hand can be carrying it."""
-        if self._held_for(t) >= self.trem_pickup_t:
-            self._trem_seen = True  # longer than a push across the table, whose band-pass leakage looks like tremor
-        aw = self._away_for(t)
-        if aw >= self.pick_t and (self._trem_seen or aw >= self.pick_long_t):
-            return True
-        return self._strong_for(t) >= self.pick_strong_t
-
-    def _jerk_cusum(self, t, ax, ay, az):
-        # type: (int, float, float, float) -> None
-        """Change-point on the jerk: a contact whose force rises slowly has no jump for the residual test to see,
-        but its jerk leaves the flight's own (smooth spin and drag) level at the first touch.  A CUSUM of the excess
-        jerk finds it; the contact is stamped where the sum last left zero."""
-        if not self._have_lags(t):
-            return
-        self._advance_jerk_lag(t)
-        i1 = self._ij
-        dtl = t - self._rt[i1]
-        if dtl <= 0:
-            return
-        dx = ax - self._rx[i1]
-        dy = ay - self._ry[i1]
-        dz = az - self._rz[i1]
-        jerk = math.sqrt(dx * dx + dy * dy + dz * dz) * 1e6 / dtl
-        if self._jb < 0.0:
-            self._jb = jerk
-        if self._cus <= 0.0:
-            # the flight's own jerk: a contact only adds jerk, and fills the difference over one lag, so a rise is
-            # followed over four lags (a baseline as quick as the lag takes a slow contact's in before the sum can
-            # grow); a fall as quickly as before (a baseline left high would start the sum late)
-            tau = 4 * dtl if jerk > self._jb else 50000
-            self._jb += (jerk - self._jb) * self._alpha(tau if tau > 50000 else 50000)
-        allow = self.jerk_allow + 2.0 * math.sqrt(6.0 * self._sig2) * 1e6 / dtl
-        prev = self._cus
-        self._cus += (jerk - self._jb - allow) * self._dt * 1e-6
-        if self._cus <= 0.0:
-            self._cus = 0.0
-            return
-        if prev <= 0.0:
-            self._cus_t0 = t
-        if self._cus >= self.jerk_h:
-            t0 = self._cus_t0
-            self._start_pulse(t, self._onset_res())
-            t0 = self._ramp_onset(t0, t)
-            if t0 < self._pulse[0]:
-                self._pulse[0] = t0
-            self._pulse[13] = True
-            self._cus = 0.0
-            self._air_ok = False
-
-    def _ring_at(self, tq):
-        # type: (int) -> int
-        """Ring index of the newest sample at or before tq (the oldest kept if none)."""
-        j = self._head
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit - 1 and self._rt[j] > tq:
-            j = (j - 1) % RING
-            n += 1
-        return j
-
-    def _ramp_onset(self, tc, t):
-        # type: (int, int) -> int
-        """First touch of a contact the jerk sum found (it left zero at tc): the trend before tc is the baseline."""
-        i1 = self._ring_at(tc - self.lag1)
-        i2 = self._ring_at(tc - self.lag2)
-        span = self._rt[i1] - self._rt[i2]
-        if span <= 0:
-            return tc
-        return self._ramp_fit(tc, self._rx[i1], self._ry[i1], self._rz[i1], (self._rx[i1] - self._rx[i2]) / span,
-                              (self._ry[i1] - self._ry[i2]) / span, (self._rz[i1] - self._rz[i2]) / span,
-                              self._rt[i1], 0.0)
-
-    def _ramp_fit(self, tc, bx, by, bz, sx, sy, sz, t1, cap):
-        # type: (int, float, float, float, float, float, float, int, float) -> int
-        """First touch of a slowly rising contact.  Its force starts at zero and climbs, so the reading leaves the
-        flight's own trend (b + s (t - t1)) along a line, and a threshold is only crossed some way up it.  Fit the
-        line to the samples from tc (the deviation projected on the newest deviation's direction, so noise does
-        not bias it; with cap > 0, only while the deviation is under cap: the early, straight part of the rise) and
-        extrapolate it back to zero.  A sharp contact has too few samples to fit and keeps tc; the answer is never
-        more than ramp_back_t before tc."""
-        h = self._head
-        t = self._rt[h]
-        ux = self._rx[h] - bx - sx * (t - t1)
-        uy = self._ry[h] - by - sy * (t - t1)
-        uz = self._rz[h] - bz - sz * (t - t1)
-        un = math.sqrt(ux * ux + uy * uy + uz * uz)
-        if un <= 0.0:
-            return tc
-        ux /= un
-        uy /= un
-        uz /= un
-        j = self._ring_at(tc)
-        if self._rt[j] < tc:
-            j = (j + 1) % RING
-        n = 0
-        st = 0.0
-        sd = 0.0
-        stt = 0.0
-        std = 0.0
-        while True:
-            tj = self._rt[j]
-            d = (self._rx[j] - bx - sx * (tj - t1)) * ux + (self._ry[j] - by - sy * (tj - t1)) * uy + \
-                (self._rz[j] - bz - sz * (tj - t1)) * uz
-            if cap > 0.0 and d > cap:
-                break
-            dt = (tj - tc) * 1e-6
-            n += 1
-            st += dt
-            sd += d
-            stt += dt * dt
-            std += dt * d
-            if j == h:
-                break
-            j = (j + 1) % RING
-        if n < 3:
-            return tc
-        den = n * stt - st * st
-        if den <= 0.0:
-            return tc
-        slope = (n * std - st * sd) / den
-        if slope <= 0.0:
-            return tc
-        icpt = (sd - slope * st) / n
-        t0 = tc + int(-icpt / slope * 1e6)
-        if t0 > tc:
-            return tc
-        if t0 < tc - self.ramp_back_t:
-            return tc - self.ramp_back_t
-        return t0
-
-    def _onset_res(self):
-        # type: () -> float
-        """Walk-back threshold of a contact's first sample: 0.08 g, or 3 noise sigmas (vector) if that is more."""
-        k = 3.0 * math.sqrt(3.0 * self._sig2)
-        return k if k > self.onset_res else self.onset_res
 
     def _left_still(self):
         # type: () -> int
         """When a hand took it from where it last lay still: the first sample since that a rest's leave test
         (leave_dev, or its noise multiple) finds off the vector it lay at, back to the start of its run."""
         v = self._still_vec
-        j = self._ring_at(self._still_last)
-        while j != self._head:
-            dx = self._rx[j] - v[0]
-            dy = self._ry[j] - v[1]
-            dz = self._rz[j] - v[2]
-            if dx * dx + dy * dy + dz * dz > self._leave2:
+        j = self.ring.at(self._still_last)
+        while j != self.ring.head:
+            dx = self.ring.x[j] - v[0]
+            dy = self.ring.y[j] - v[1]
+            dz = self.ring.z[j] - v[2]
+            if dx * dx + dy * dy + dz * dz > self.noise.leave2:
                 break
             j = (j + 1) % RING
-        return self._leave_onset(self._rt[j], v, j)
+        return self._leave_onset(self.ring.t[j], v, j)
 
     def _leave_onset(self, t, ref=None, j=-1):
         # type: (int, Any, int) -> int
@@ -1864,66 +809,49 @@ class Detector:
         if ref is None:
             ref = self._rest_vec
         if j < 0:
-            j = self._head
+            j = self.ring.head
         rx = ref[0]
         ry = ref[1]
         rz = ref[2]
-        lim = self._onset2
+        lim = self.noise.onset2
         onset = t
         n = 0
-        limit = self._n if self._n < RING else RING
+        limit = self.ring.n if self.ring.n < RING else RING
         while n < limit:
-            dx = self._rx[j] - rx
-            dy = self._ry[j] - ry
-            dz = self._rz[j] - rz
+            dx = self.ring.x[j] - rx
+            dy = self.ring.y[j] - ry
+            dz = self.ring.z[j] - rz
             if dx * dx + dy * dy + dz * dz <= lim:
                 break
-            onset = self._rt[j]
+            onset = self.ring.t[j]
             j = (j - 1) % RING
             n += 1
         return onset
 
-    def _take_pulse(self, pulse):
-        # type: (tuple) -> None
-        t0, res, pm, fwhm = pulse
-        if pm > self._contact_peak:
-            self._contact_peak = pm
-        if res >= self.hard_g or (res >= self.sharp_g and fwhm <= self.sharp_fwhm):
-            self._hard = True
-        # a later contact, longer after the first than a juggle's pop, as hard as a floor: off the body, down there
-        if t0 - self._contact_t0 >= self.fell_t and res >= self.floor_g:
-            self._hard = True
-        if t0 != self._contact_t0:
-            self._pending.append((t0, "bounce", round(pm, 3)))
-
     def _decide(self, caught, out):
         # type: (bool, list) -> None
-        t0 = self._contact_t0
+        """Report the verdict on the flight's end; a catch is in a hand again, an impact lies loose."""
+        self.resolve.emit(caught, out)
+        self._moved = True
         if caught:
-            out.append((t0, "catch", round(self._contact_peak, 3)))
-            self._moved = True
-            self._to_held(self._last_t)
+            self._to_held(self.ring.last_t)
         else:
-            out.append((t0, "impact", round(self._contact_peak, 3)))
-            for ev in self._pending:
-                out.append(ev)
-            self._moved = True
-            self._go(ST_POST, self._last_t)
-            self._set_ref(True)
-        self._pending = []
+            self._go(ST_POST, self.ring.last_t)
+            self.hand.set_ref(True)
 
     def _held_step(self, t, m, out):
         # type: (int, float, list) -> None
-        if self._still_for(t) >= self.still_t:
+        """In a hand: a rest, a plain drop, a windup and the flight candidate that may follow it."""
+        if self.rest.still_for(t) >= self.still_t:
             self._to_rest(t, out)
             return
         # plain drop: free fall that outlasts a running stride's dip
         if self._cand is None:
-            if self._level_fall(t, m):
-                self._launch(self._fall_onset(), m, t, out)
+            if self.release.level_fall(t, m):
+                self._launch(self.release.fall_onset(), m, t, out)
                 return
         elif m > self.drop_onset_g:
-            self._low_since = None
+            self.release.low_since = None
         if self._mlp >= self.windup_g:
             if self._mlp > self._wind_peak:
                 self._wind_peak = self._mlp
@@ -1931,447 +859,129 @@ class Detector:
                 self._wind_peak = m
             self._wind_t = t
             self._cand = None
-            self._track_release(t, m)
+            self.release.track(t, m, self.att)
             return
         if self._wind_peak > 0.0 and self._cand is None:
-            self._track_release(t, m)
+            self.release.track(t, m, self.att)
             if t - self._wind_t > self.windup_timeout:
                 self._wind_peak = 0.0
                 return
-            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self._abrupt(t, m):
+            if m <= self._wind_peak - self.windup_drop and m <= self.windup_flight_max and self.release.abrupt(t):
                 # the flight's extremes each stray about 3 noise sigmas from its true |a|: allow for both
-                # [t, sum |a|, n, min |a|, max |a|, noise allowance, sum along up, sum w^2, n (gyro), last jerk,
-                #  sum along up and n in the window's second half, sums of the two horizontal parts, and those
-                #  in the second half, when |a| was least, whether only the vector swung at the let-go, and the
-                #  reading along up smoothed over up_dip_tau, its highest, and its largest fall from there (-1: none
-                #  yet)]
-                self._cand = [t, 0.0, 0, 99.0, 0.0, 6.0 * math.sqrt(self._sig2), 0.0, 0.0, 0, -1, 0.0, 0,
-                              0.0, 0.0, 0.0, 0.0, t, self._rel_vec, 0.0, 0.0, -1.0]
-                self._set_horizontal()
-                self._pulse = None
-                self._pulse_quiet = t + self.confirm_skip
+                self._cand = new_candidate(t, 6.0 * math.sqrt(self.noise.sig2), self.release.rel_vec)
+                self.att.set_horizontal()
+                self.contact.pulse = None
+                self.contact.quiet = t + self.confirm_skip
             return
+        if self._cand is not None:
+            self._cand_step(t, m, out)
+
+    def _cand_step(self, t, m, out):
+        # type: (int, float, list) -> None
+        """A flight candidate after a windup's abrupt fall: a launch once its window shows a free body, else
+        dropped (one candidate per windup: the first drop after the push is the release or nothing)."""
         c = self._cand
-        if c is None:
-            return
         age = t - c[0]
-        bad = False
-        if age >= self.confirm_skip:
-            c[1] += m
-            c[2] += 1
-            if m < c[3]:
-                c[3] = m
-                c[16] = t
-            if m > c[4]:
-                c[4] = m
-            allow = c[5]
-            if c[8] > 0:
-                # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
-                # axis wanders (no hand spins what it holds)
-                allow += 2.0 * self._spin_g(c)
-            if m - c[3] > self.confirm_rise + allow:
-                bad = True
-            if m >= self.support_hi:
-                bad = True
-            # flight is steady: a running stride's dip is followed by the next stance push
-            if c[4] - c[3] > self.confirm_range + allow:
-                bad = True
-            if self._gyro:
-                h = self._head
-                rx = self._rx[h]
-                ry = self._ry[h]
-                rz = self._rz[h]
-                ux = self._ux
-                uy = self._uy
-                uz = self._uz
-                ex = self._ex
-                ey = self._ey
-                ez = self._ez
-                up = rx * ux + ry * uy + rz * uz
-                he = rx * ex + ry * ey + rz * ez
-                hf = rx * (uy * ez - uz * ey) + ry * (uz * ex - ux * ez) + rz * (ux * ey - uy * ex)  # along up x e
-                c[6] += up
-                c[7] += self._w2
-                c[8] += 1
-                c[12] += he
-                c[13] += hf
-                if c[20] < 0.0:
-                    c[18] = up
-                    c[19] = up
-                    c[20] = 0.0
-                else:
-                    c[18] += self._alpha(self.up_dip_tau) * (up - c[18])
-                    if c[18] > c[19]:
-                        c[19] = c[18]
-                    elif c[19] - c[18] > c[20]:
-                        c[20] = c[19] - c[18]
-                if 2 * age >= self.confirm_skip + self.confirm_t:
-                    c[10] += up
-                    c[11] += 1
-                    c[14] += he
-                    c[15] += hf
-        if not bad and t >= self._pulse_quiet and self._have_lags(t):
-            res = self._residual(t, self._rx[self._head], self._ry[self._head], self._rz[self._head])
-            if self._gyro:
+        bad = age >= self.confirm_skip and self._cand_add(c, age, t, m)
+        if not bad and t >= self.contact.quiet and self.ring.have_lags(t):
+            res = self.ring.residual(t, self.ring.x[self.ring.head], self.ring.y[self.ring.head], self.ring.z[self.ring.head])
+            if self.att.on:
                 # the residual's own noise, sqrt(6) sigma an axis, reaches confirm_res now and then under a 15 mg
                 # part; with the gravity tests guarding the window, a jerk must clear that reach too
-                if res > self.confirm_res + self.confirm_noise_k * math.sqrt(6.0 * self._sig2):
+                if res > self.confirm_res + self.confirm_noise_k * math.sqrt(6.0 * self.noise.sig2):
                     c[9] = t  # judged once the let-go is known (below)
             elif res > self.confirm_res:
                 bad = True
         if not bad and age >= self.confirm_t and c[2] > 0:
-            if c[8] > 0 and c[6] / c[8] - self._spin_g(c) > self.flight_up_g:
-                # it still feels gravity: a hand holds it up (a pump fake's brake, not fingers opening)
+            h = self.ring.head
+            if self.flight.held(c, m, t, (self.ring.x[h], self.ring.y[h], self.ring.z[h]), self.att, self.noise.sig2,
+                                self.ring.dt):
                 bad = True
-            elif self._up_fell(c) or self._up_dipped(c):
-                # its reading along "up" fell: a hand easing its hold, as no drag does (below)
-                bad = True
-            elif self._path_rose(c):
-                # the reading turned up, or sideways: a hand's push, not drag on a path that gravity bends down
-                bad = True
-            elif self._drag_rose(c, m, t):
-                # |a| climbed faster than gravity can speed a body up against its drag: a hand's swing
-                bad = True
+            elif self._cand_launch(c, t, out):
+                return
             else:
-                w2 = c[7] / c[8] if c[8] else 0.0
-                if c[17]:
-                    # only the vector swung: the let-go is where it settled on the flight's
-                    stamp = self._let_go_end(c[0], c[1] / c[2], c[5], w2, False)
-                else:
-                    stamp = self._release_stamp(c[0], c[1] / c[2])
-                if c[9] >= 0 and c[9] - self.lag2 >= self._let_go_end(stamp, c[1] / c[2], c[5], w2):
-                    # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
-                    # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
-                    # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
-                    # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
-                    bad = True
-                else:
-                    self._launch(stamp, self._wind_peak, t, out)
-                    return
+                bad = True
         if bad:
-            # one candidate per windup: the first drop after the push is the release or nothing
             self._cand = None
             self._wind_peak = 0.0
 
-    def _spin_g(self, c):
-        # type: (list) -> float
-        """The most a spin can add to the reading over a flight candidate (g): its mean w^2 times spin_r."""
-        return c[7] / c[8] * self.spin_r / G
+    def _cand_add(self, c, age, t, m):
+        # type: (list, int, int, float) -> bool
+        """Add a sample to the candidate's window; True if |a| already shows a hand (it rose, reached support or
+        swung more than a flight's drag and tumble can)."""
+        bad = False
+        c[1] += m
+        c[2] += 1
+        if m < c[3]:
+            c[3] = m
+            c[16] = t
+        if m > c[4]:
+            c[4] = m
+        allow = c[5]
+        if c[8] > 0:
+            # with the gyroscope: a spin's w^2 r turns with the body, so |a| may swing by twice it as the spin
+            # axis wanders (no hand spins what it holds)
+            allow += 2.0 * self.flight.spin_g(c)
+        if m - c[3] > self.confirm_rise + allow:
+            bad = True
+        if m >= self.support_hi:
+            bad = True
+        # flight is steady: a running stride's dip is followed by the next stance push
+        if c[4] - c[3] > self.confirm_range + allow:
+            bad = True
+        if self.att.on:
+            h = self.ring.head
+            self.flight.add(c, age, self.ring.x[h], self.ring.y[h], self.ring.z[h], self.att,
+                            self.ring.dt if self.ring.dt > 0 else 1000)
+        return bad
 
-    def _up_fell(self, c):
-        # type: (list) -> bool
-        """Did the reading along "up" fall between the flight window's halves by more than spin and noise allow?
-        A free body reads only drag, -k|v|v: rising, its part along up is negative and climbs to 0 as it slows;
-        falling, it grows while under half of 1 g (d(up)/dt = k g |v| (1 + sin^2 of the dive - 2 up) > 0).  So it
-        never falls, bar a spin's w^2 r, which swings each half's mean by at most that.  A hand that eases a pump
-        fake's brake or swings it down lets it fall."""
-        nb = c[11]
-        na = c[8] - nb
-        if na <= 0 or nb <= 0:
-            return False
-        fall = (c[6] - c[10]) / na - c[10] / nb
-        return fall > self._up_fall_allow(c, self._sig2 * (1.0 / na + 1.0 / nb))
-
-    def _up_fall_allow(self, c, var):
-        # type: (list, float) -> float
-        """How far the reading along "up" may fall in a flight: a tumble's changing drag area and lift
-        (up_fall_g), twice the spin's w^2 r, and up_fall_k sigmas of the fall's noise, whose variance is var."""
-        return 2.0 * self._spin_g(c) + self.up_fall_g + self.up_fall_k * math.sqrt(var)
-
-    def _up_dipped(self, c):
-        # type: (list) -> bool
-        """Did the reading along "up", smoothed over up_dip_tau, fall anywhere in the flight window by more than
-        _up_fell allows?  The halves' means miss a fall that comes back: a pump fake's arm eased its hold from 0.52
-        to 0.21 g along up in 60 ms, then lifted it to 0.36 g, so the second half read more than the first.  No
-        free body's reading along up falls at all (see _up_fell); the smoothed noise is sigma sqrt(a / (2 - a)) a
-        sample, with a the smoothing's weight."""
-        if c[8] <= 0:
-            return False
-        a = self._alpha(self.up_dip_tau)
-        return c[20] > self._up_fall_allow(c, 2.0 * self._sig2 * a / (2.0 - a))
-
-    def _drag_rose(self, c, m, t):
-        # type: (list, float, int) -> bool
-        """Did |a| climb over the flight window faster than a free body's drag can grow?  Drag is k|v|v and only
-        gravity speeds a free body up against it, so d|a|/dt = 2 g (up - |a|^2) / |v| (|a| and up, the reading's
-        part along up, in g), with |v| at least vt sqrt(|a|) for the slowest terminal speed: drag grows only on a
-        steep fall short of its terminal speed.  Judged only for a body that turned less than drag_turn_max over
-        the window (a tumble's changing drag area and lift are for confirm_rise), bounding the turn by the mean
-        w^2, on the most up read (the second half's mean, a falling body's grows, or the newest reading) against
-        the least |a| since.  A pump fake's upswing lifts |a| from 0.62 to 0.98 g in 80 ms, where drag could add
-        0.18 g at most."""
-        if c[8] <= 0 or c[11] <= 0:
-            return False
-        if math.sqrt(c[7] / c[8]) * (t - c[0]) * 1e-6 > self.drag_turn_max:
-            return False
-        h = self._head
-        up = c[10] / c[11] + self.up_fall_k * math.sqrt(self._sig2 / c[11])
-        now = self._rx[h] * self._ux + self._ry[h] * self._uy + self._rz[h] * self._uz + 3.0 * math.sqrt(self._sig2)
-        if now > up:
-            up = now
-        lo = c[3] - c[5] if c[3] > c[5] else 0.0
-        if up <= lo * lo:
-            return m - c[3] > 2.0 * self._spin_g(c) + c[5]
-        grow = 2.0 * G * (up - lo * lo) * (t - c[16]) * 1e-6 / (self.path_vt_min * math.sqrt(lo if lo > 0.001 else 0.001))
-        return m - c[3] > grow + 2.0 * self._spin_g(c) + c[5]
-
-    def _set_horizontal(self):
-        # type: () -> None
-        """A unit vector at right angles to "up" (the body axis least along it, less its part along up)."""
-        ux = self._ux
-        uy = self._uy
-        uz = self._uz
-        if abs(ux) <= abs(uy) and abs(ux) <= abs(uz):
-            ex, ey, ez = 1.0 - ux * ux, -ux * uy, -ux * uz
-        elif abs(uy) <= abs(uz):
-            ex, ey, ez = -uy * ux, 1.0 - uy * uy, -uy * uz
+    def _cand_launch(self, c, t, out):
+        # type: (list, int, list) -> bool
+        """The window shows a free body: report the launch at the let-go, unless a jerk came wholly after it."""
+        w2 = c[7] / c[8] if c[8] else 0.0
+        if c[17]:
+            # only the vector swung: the let-go is where it settled on the flight's
+            stamp = self.release.let_go_end(c[0], c[1] / c[2], c[5], w2, False)
         else:
-            ex, ey, ez = -uz * ux, -uz * uy, 1.0 - uz * uz
-        n = math.sqrt(ex * ex + ey * ey + ez * ez)
-        self._ex = ex / n
-        self._ey = ey / n
-        self._ez = ez / n
-
-    def _path_rose(self, c):
-        # type: (list) -> bool
-        """Did the reading turn between the flight window's halves as no drag does?  A free body reads drag, -k|v|v
-        (and a tumble's lift, a fraction of it), so the reading's angle below the horizontal is its flight path's
-        above it, and gravity only bends the path down (d(gamma)/dt = -g cos(gamma) / |v|); and its horizontal
-        part keeps the direction opposite the horizontal velocity, which neither gravity nor drag turns.  Judged
-        only when both halves read a horizontal part above spin's and the noise's reach."""
-        nb = c[11]
-        na = c[8] - nb
-        if na <= 0 or nb <= 0:
+            stamp = self.release.release_stamp(c[0], c[1] / c[2], self._wind_peak)
+        if c[9] >= 0 and c[9] - self.lag2 >= self.release.let_go_end(stamp, c[1] / c[2], c[5], w2):
+            # a jerk whose lags lie wholly past the let-go: not a free flight.  Without the gyroscope the
+            # first jerk after confirm_skip ends the candidate, since that early check is what turns away a pump
+            # fake's brake; with it the gravity test does, and the fingers' last push, which can swing the
+            # reading 0.45 g in 10 ms and reach past confirm_skip, is not taken for a jerk in flight
             return False
-        u1 = (c[6] - c[10]) / na
-        u2 = c[10] / nb
-        h1e = (c[12] - c[14]) / na
-        h1f = (c[13] - c[15]) / na
-        h2e = c[14] / nb
-        h2f = c[15] / nb
-        h1 = math.sqrt(h1e * h1e + h1f * h1f)
-        h2 = math.sqrt(h2e * h2e + h2f * h2f)
-        err = 2.0 * self._spin_g(c) + self.up_fall_k * math.sqrt(self._sig2 / (na if na < nb else nb))
-        gate = self.path_min_g if self.path_min_g > 3.0 * err else 3.0 * err
-        r1 = math.sqrt(u1 * u1 + h1 * h1)
-        r2 = math.sqrt(u2 * u2 + h2 * h2)
-        if r1 <= 0.0 or r2 <= 0.0:
-            return False
-        rise = math.atan2(-u2, h2) - math.atan2(-u1, h1)  # of the reading's angle below the horizontal
-        allow = self.path_rise_a + err / r1 + err / r2
-        lo = (r1 if r1 < r2 else r2) - err
-        if lo >= gate:
-            # drag of lo g means |v| >= vt sqrt(lo); gravity turns the path down by at most g dt / |v| between the
-            # halves' middles
-            bend = G * (na + nb) * 0.5e-6 * self._dt / (self.path_vt_min * math.sqrt(lo))
-            if -rise > allow + bend:
-                return True
-        if h1 < gate or h2 < gate:
-            return False
-        turn = math.atan2(abs(h1e * h2f - h1f * h2e), h1e * h2e + h1f * h2f)  # the horizontal part's, 0-pi
-        if turn > self.path_rise_a + err / h1 + err / h2:
-            return True
-        return rise > allow
-
-    def _abrupt(self, t, m):
-        # type: (int, float) -> bool
-        """Was the fall from the windup a release?  Fingers open in 3-12 ms, so |a| fell by >= release_drop within
-        release_max_t (plus 1.5 sample periods of timing) at most release_look_t ago, tracked on every raw sample
-        (the smoothed |a| that starts this test lags them).  An arm swinging the burrito sheds its push at <= 25
-        g/s: 0.35 g in 14 ms, 0.49 g in the 19.5 ms a 200 Hz part needs, never release_drop.  An arm reversing a
-        hard pump fake can shed it at 60 g/s, but then pushes again: a fall that |a| climbs back from is dropped
-        (_track_release).  With the gyroscope the bound is release_drop_gyro: an arc can ease its push off before
-        the let-go, and a hand's easing that passes it is turned away by the flight's gravity and path tests."""
-        return self._rel_t >= 0 and t - self._rel_t <= self.release_look_t
-
-    def _track_release(self, t, m):
-        # type: (int, float) -> None
-        """Note the newest abrupt fall: the highest |a| of the last release_max_t (+1.5 samples) against now."""
-        w = self.release_max_t + (3 * self._dt) // 2
-        hi = m
-        j = self._head
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - w:
-            if self._rm[j] > hi:
-                hi = self._rm[j]
-            j = (j - 1) % RING
-            n += 1
-        drop = self.release_drop_gyro if self._gyro else self.release_drop
-        if hi - m >= drop:
-            self._rel_t = t
-            self._rel_lo = m
-            self._rel_vec = False
-        elif (self._gyro and m <= self.windup_flight_max and (self._rel_t < 0 or self._rel_vec)
-              and self._vector_release(t, m, w, self.release_drop)):
-            # a fall of |a| still in look stands: the let-go's own tail swings the vector as well
-            self._rel_t = t
-            self._rel_lo = m
-        elif self._rel_t >= 0:
-            # |a| back up by more than a flight's tumble swings: the hand still pushes it (an arm reversing a pump
-            # fake sheds its push as fast as fingers open, then pushes again), so that fall was no release
-            if m < self._rel_lo:
-                self._rel_lo = m
-            elif m - self._rel_lo > self.confirm_rise:
-                self._rel_t = -1
-
-    def _vector_release(self, t, m, w, drop):
-        # type: (int, float, int, float) -> bool
-        """Did the vector swing by drop within the last w, less the body's own turn?  An arm that eased its push
-        to or under the flight's w^2 r before the let-go sheds little |a| (2.9 -> 0.47 g over 90 ms, then 0.73 g in
-        flight), but the fingers opening still swing the vector as the hand's push gives way to the spin's (0.95 g
-        in 5 ms).  The body turning at w moves a reading of |a| by at most |a| w dt.  The bound is release_drop,
-        not release_drop_gyro: an arm can redirect its push without turning the body, which the vector sees and
-        |a| does not (a pump fake's brake at 200 Hz swung it 0.67 g in 15 ms)."""
-        h = self._head
-        x = self._rx[h]
-        y = self._ry[h]
-        z = self._rz[h]
-        wr = math.sqrt(self._w2) * 1e-6
-        j = (h - 1) % RING
-        n = 1
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= t - w:
-            dx = self._rx[j] - x
-            dy = self._ry[j] - y
-            dz = self._rz[j] - z
-            mj = self._rm[j]
-            if math.sqrt(dx * dx + dy * dy + dz * dz) - wr * (t - self._rt[j]) * (mj if mj > m else m) >= drop:
-                self._rel_vec = True
-                return True
-            j = (j - 1) % RING
-            n += 1
-        return False
-
-    def _fall_onset(self):
-        # type: () -> int
-        """First sample of a confirmed free fall: walk back over the samples whose |a| stays near the fall's level.
-        A hand swinging the burrito down before letting go passes through low |a| too (0.2-0.5 g, still held); the
-        fall begins where the reading settles on the level, not where it first dipped under drop_onset_g."""
-        level = 0.5 * (self._low_lo + self._low_hi) if self._low_hi >= 0.0 else self._rm[self._head]
-        tol = 0.5 * self.drop_range
-        j = self._head
-        stamp = self._rt[j]
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] >= self._low_since:
-            if abs(self._rm[j] - level) > tol:
-                break
-            stamp = self._rt[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
-
-    def _drop_onset(self):
-        # type: () -> int
-        j = self._head
-        onset = self._rt[j]
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rm[j] < self.drop_onset_g:
-            onset = self._rt[j]
-            j = (j - 1) % RING
-            n += 1
-        return onset
-
-    def _release_stamp(self, t_cand, level):
-        # type: (int, float) -> int
-        """The sample after the last one still pushed by the hand."""
-        thr = level + self.release_frac * (self._wind_peak - level)
-        j = self._head
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit and self._rt[j] > t_cand:
-            j = (j - 1) % RING
-            n += 1
-        stamp = t_cand
-        if self._rm[j] > thr:
-            # the candidate came while the hand still pushed (a release easing off over two or three samples at
-            # 200 Hz): the let-go is the first sample after it within the threshold
-            while j != self._head and self._rm[j] > thr:
-                j = (j + 1) % RING
-            return self._rt[j]
-        while n < limit:
-            if self._rm[j] > thr:
-                break
-            stamp = self._rt[j]
-            j = (j - 1) % RING
-            n += 1
-        return stamp
-
-    def _let_go_end(self, stamp, level, allow, w2=0.0, on_level=True):
-        # type: (int, float, float, float, bool) -> int
-        """When the fingers were off: the sample after the last one, from the release stamp, whose |a| is still
-        off the flight's level by more than the noise's allowance, or whose vector still moves from the sample
-        before by more than that and the flight's own turn (its reading turning with the body at w: level w dt),
-        and at the latest release_max_t (plus 1.5 sample periods of timing) after the stamp, as fingers open in
-        3-12 ms.  A let-go can swing |a| below the level and back within a few ms, or pass the level while its
-        vector still swings (at 200 Hz, two samples of 0.2 g each); an arm braking a pump fake is still pushing
-        when the cap comes.  With on_level False only the vector's steps count: a let-go seen in the vector alone,
-        whose flight's |a| can drift from its mean by more than the noise (drag decaying 0.74 -> 0.59 g)."""
-        cap = stamp + self.release_max_t + (3 * self._dt) // 2
-        step = allow + level * math.sqrt(w2) * self._dt * 1e-6
-        step2 = step * step
-        j = self._head
-        n = 0
-        limit = self._n if self._n < RING else RING
-        while n < limit - 1 and self._rt[(j - 1) % RING] >= stamp:
-            j = (j - 1) % RING
-            n += 1
-        end = stamp
-        first = j
-        while self._rt[j] < cap:
-            moved = False
-            if j != first:
-                p = (j - 1) % RING
-                dx = self._rx[j] - self._rx[p]
-                dy = self._ry[j] - self._ry[p]
-                dz = self._rz[j] - self._rz[p]
-                moved = dx * dx + dy * dy + dz * dz > step2
-            if moved or (on_level and abs(self._rm[j] - level) > allow):
-                end = -1
-            elif end < 0:
-                end = self._rt[j]
-            if j == self._head:
-                break
-            j = (j + 1) % RING
-        return cap if end < 0 else end
+        self._launch(stamp, self._wind_peak, t, out)
+        return True
 
     def _launch(self, stamp, peak, t, out):
         # type: (int, float, int, list) -> None
         out.append((stamp, "launch", round(peak, 3)))
         # a plain drop: a free fall with no windup in the windup_timeout before it (not a throw's release)
         plain = self._cand is None and (self._wind_t == 0 or stamp - self._wind_t > self.windup_timeout)
-        self._dropped_t = stamp if plain else -1
+        self.resolve.launched(stamp, plain)
         self._moved = True
         self._cand = None
         self._wind_peak = 0.0
-        self._low_since = None
-        self._pulse = None
-        self._pulse_quiet = t
-        self._hinge_from = t
-        self._contact_t0 = -1
-        self._contact_peak = 0.0
-        self._cus = 0.0
-        self._jb = -1.0
+        self.release.low_since = None
+        self.contact.restart(t)
         self._go(ST_FLIGHT, t)
 
     # --------------------------------------------------------------- badge
     def _badge(self, t, ax, ay, az, m, out):
         # type: (int, float, float, float, float, list) -> None
-        p = self._pulse
+        p = self.contact.pulse
         if p is not None:
-            self._pulse_step(t, ax, ay, az, m)
+            self.contact.step(t, ax, ay, az, m)
             if t - p[0] >= self.badge_win:
                 # a hit is over within the window; a step or a landing is still high at its end
-                ended = self._pulse_samples[-1][1] < 0.5 * p[1]
+                ended = self.contact.samples[-1][1] < 0.5 * p[1]
                 t0, res, pm, fwhm = self._end_pulse()
                 if res >= self.badge_min_g and fwhm <= self.badge_fwhm and ended:
                     out.append((t0, "impact", round(pm, 3)))
                     self._badge_until = t0 + self.badge_refract
-                self._pulse_quiet = t
+                self.contact.quiet = t
             return
-        if t < self._badge_until or t < self._pulse_quiet or not self._have_lags(t):
+        if t < self._badge_until or t < self.contact.quiet or not self.ring.have_lags(t):
             return
-        if self._residual(t, ax, ay, az) > self.badge_res:
-            self._start_pulse(t, self.onset_res * 2)
+        if self.ring.residual(t, ax, ay, az) > self.badge_res:
+            self.contact.start(t, self.onset_res * 2)
