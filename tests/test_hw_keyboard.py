@@ -43,6 +43,7 @@ def test_keys_become_seat_events_and_auto_repeat_is_ignored() -> None:
 def test_pygame_key_events_are_accepted_without_opening_a_window() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame = pytest.importorskip("pygame")
+    pygame.display.quit()  # a window an earlier test in this worker left open is not this test's
     src = PanelSource(6)
     kb = KeyboardPanel(default_keymap(6), DirectTarget(src))
     assert kb.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n))
