@@ -165,11 +165,12 @@ def test_fuzzed_detector_parameter_files_are_refused_in_one_line(home: Path, see
         nonlocal trace
         folder = case(home)
         f = put(folder, "params.json", data)
+        pairings = put(folder, "pairings.json", seeds["pairings"])  # a device to push to: the parameters decide
         if trace is None:
             trace = put(home, "trace.csv", seeds["trace"])
         argv = (["detect", "--params", str(f), str(trace)] if command == "detect" else
                 ["traces", "push", str(f), "--status", str(folder / "no-status.json"), "--port",
-                 str(folder / "no-port"), "--timeout", "0.1"])
+                 str(folder / "no-port"), "--timeout", "0.1", "--pairings", str(pairings)])
         check_promise(argv, [f, trace], name=str(f))
     run_fuzz(st.tuples(json_or_bytes(seeds["params"]), st.sampled_from(("detect", "push"))), lambda a: check(*a))
 

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from firmware_bridge.firmware import proto
-from firmware_bridge.safefile import FileProblem, read_json
+from firmware_bridge.safefile import FileProblem, brief, read_json
 
 FILE_VERSION = 1
 KINDS = ("burrito", "badge")
@@ -65,14 +65,14 @@ class PairingStore:
             try:
                 mac = proto.mac_bytes(str(entry["mac"]))
             except (KeyError, ValueError):
-                raise PairingError(f"{at}: bad or missing mac {entry.get('mac')!r}") from None
+                raise PairingError(f"{at}: bad or missing mac {brief(entry.get('mac'))}") from None
             kind, name, seat = entry.get("kind"), entry.get("name"), entry.get("seat")
             if kind not in KINDS:
-                raise PairingError(f"{at}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+                raise PairingError(f"{at}: kind must be one of {', '.join(KINDS)}, not {brief(kind)}")
             if not isinstance(name, str) or not name or name in names:
-                raise PairingError(f"{at}: name missing or duplicate: {name!r}")
+                raise PairingError(f"{at}: name missing or duplicate: {brief(name)}")
             if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
-                raise PairingError(f"{at}: seat must be a non-negative integer or null, not {seat!r}")
+                raise PairingError(f"{at}: seat must be a non-negative integer or null, not {brief(seat)}")
             if mac in self._by_mac:
                 raise PairingError(f"{at}: mac {proto.mac_str(mac)} listed twice")
             names.add(name)

@@ -330,14 +330,22 @@ class Announcer:
                 log.warning("voice cache %s: a damaged clip (%s): rendering it again, and any other found so",
                             self.cache, why)
             dest.unlink(missing_ok=True)
-        if not dest.exists():
-            start = time.perf_counter()
-            render(self.exe, phrase, self.settings, dest)
-            self.rendered.append((phrase, time.perf_counter() - start))
+        cached = dest.exists()
+        if not cached:
+            self._render(phrase, dest)
         try:
             sound = self.load(str(dest))
         except Exception:
-            dest.unlink(missing_ok=True)  # whatever the mixer disliked is rendered afresh next time
-            raise
+            dest.unlink(missing_ok=True)  # whatever the mixer disliked is rendered afresh
+            if not cached:
+                raise
+            self.damaged.append(phrase)  # a clip whose header looked right but the mixer refused: render it now
+            self._render(phrase, dest)
+            sound = self.load(str(dest))
         self.loaded[phrase] = sound
         return sound
+
+    def _render(self, phrase: str, dest: Path) -> None:
+        start = time.perf_counter()
+        render(self.exe, phrase, self.settings, dest)
+        self.rendered.append((phrase, time.perf_counter() - start))
